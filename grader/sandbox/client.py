@@ -1,0 +1,180 @@
+"""The grader's side of the sandbox: starts the template, spawns workers, talks to them.
+
+Every failure of the student's process surfaces as WorkerLost, a BaseException so that
+hypothesis stops at once instead of shrinking a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import wire
+
+ROOT = str(Path(__file__).resolve().parents[2])
+BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
+        "from grader.sandbox.template import main; main(int(sys.argv[2]))")
+
+
+class WorkerLost(BaseException):
+    """The worker timed out, crashed, exited or broke the protocol."""
+
+    def __init__(self, kind: str, detail: str = "", exit_code=None, signal=None):
+        super().__init__(kind, detail)
+        self.kind, self.detail, self.exit_code, self.signal = kind, detail, exit_code, signal
+
+
+class SandboxError(Exception):
+    """The sandbox itself failed (the grader's fault, never the student's)."""
+
+
+@dataclass
+class Limits:
+    call_seconds: float
+    memory_bytes: int
+    output_bytes: int
+    cpu_seconds: int
+
+    def as_dict(self) -> dict:
+        return {"memory_bytes": self.memory_bytes, "output_bytes": self.output_bytes,
+                "cpu_seconds": self.cpu_seconds}
+
+
+class Sandbox:
+    """One template process; start() returns at once, the first spawn waits for it."""
+
+    def __init__(self):
+        self.proc = None
+        self.ctl = None
+        self.ready = False
+
+    def start(self) -> "Sandbox":
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-I", "-c", BOOT, ROOT, str(theirs.fileno())],
+            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, cwd=ROOT,
+        )
+        theirs.close()
+        self.ctl, self.ready = ours, False
+        return self
+
+    def _wait_ready(self) -> None:
+        if self.proc is None:
+            self.start()
+        if not self.ready:
+            self.ctl.settimeout(120)
+            if not self.ctl.recv(64):
+                raise SandboxError("the worker template failed to start")
+            self.ready = True
+
+    def _restart(self) -> None:
+        self.close()
+        self.start()
+        self._wait_ready()
+
+    def spawn(self, *, scratch: str, file: str, module: str, trap: list[str],
+              limits: Limits) -> "Worker":
+        request = json.dumps({"op": "spawn", "scratch": scratch, "file": file, "module": module,
+                              "trap": trap, "limits": limits.as_dict()}).encode()
+        for attempt in (0, 1):
+            try:
+                self._wait_ready()
+                self.ctl.settimeout(30)
+                self.ctl.send(request)
+                msg, fds, _, _ = socket.recv_fds(self.ctl, 4096, 1)
+                if not msg or not fds:
+                    raise OSError("template closed")
+                pid = json.loads(msg)["pid"]
+                return Worker(self, pid, socket.socket(fileno=fds[0]), limits)
+            except (OSError, ValueError, SandboxError):
+                if attempt:
+                    raise SandboxError("the worker template stopped answering") from None
+                self._restart()  # a worker killed its parent: start a new template
+
+    def reap(self, pid: int, grace: float) -> dict:
+        try:
+            self.ctl.settimeout(grace + 30)
+            self.ctl.send(json.dumps({"op": "reap", "pid": pid, "grace": grace}).encode())
+            data = self.ctl.recv(4096)
+            if data:
+                return json.loads(data)
+        except (OSError, ValueError):
+            pass
+        # The template is gone (killed by its child); the worker's group may still live.
+        _kill_group(pid)
+        self._restart()
+        return {"killed": True, "exit": None, "signal": None, "template_lost": True}
+
+    def close(self) -> None:
+        if self.ctl is not None:
+            self.ctl.close()
+            self.ctl = None
+        if self.proc is not None:
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, 9)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+class Worker:
+    """A live worker process with the student's file imported (or failing to)."""
+
+    def __init__(self, sandbox: Sandbox, pid: int, sock: socket.socket, limits: Limits):
+        self.sandbox, self.pid, self.sock, self.limits = sandbox, pid, sock, limits
+        self.status: dict | None = None
+
+    def _lost(self, kind: str, detail: str = "") -> WorkerLost:
+        status = self.close(grace=0.0 if kind == "timeout" else 0.5)
+        if kind == "timeout":
+            return WorkerLost("timeout", detail)
+        if status.get("signal"):
+            return WorkerLost("signal", detail, signal=status["signal"])
+        return WorkerLost("exit", detail, exit_code=status.get("exit"))
+
+    def receive(self, timeout: float) -> tuple[dict, wire.Decoder]:
+        self.sock.settimeout(timeout)
+        try:
+            header, blob = wire.recv(self.sock)
+        except (socket.timeout, TimeoutError):
+            raise self._lost("timeout") from None
+        except (EOFError, ConnectionError, OSError):
+            raise self._lost("exit") from None
+        except wire.WireError as exc:
+            raise self._lost("protocol", str(exc)) from None
+        return header, wire.Decoder(header, blob)
+
+    def request(self, header: dict, enc: wire.Encoder, timeout: float) -> tuple[dict, wire.Decoder]:
+        try:
+            self.sock.settimeout(timeout)
+            wire.send(self.sock, header, enc)
+        except (OSError, socket.timeout):
+            raise self._lost("exit") from None
+        return self.receive(timeout)
+
+    def close(self, grace: float = 0.5) -> dict:
+        if self.status is None:
+            try:
+                self.sock.close()
+            finally:
+                self.status = self.sandbox.reap(self.pid, grace)
+        return self.status

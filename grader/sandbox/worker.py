@@ -1,0 +1,107 @@
+"""The worker: imports one student file and answers probe requests with raw observations.
+
+Runs in a process forked from the template, with the limits already applied. Everything here is
+untrusted once the student's file is imported: it only reports data (see grader.wire), and the
+grader computes every verdict from that data.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import socket
+import sys
+import traceback
+
+import torch
+
+from .. import wire
+from . import probes
+from .trap import ForbiddenCall, Trap, snapshot, tampered
+
+MAX_TEXT = 2000
+
+
+def student_traceback(exc: BaseException, scratch: str) -> list[str]:
+    """Only the frames from the student's own files, as short text lines."""
+    lines = []
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename.startswith(scratch):
+            name = os.path.relpath(frame.filename, scratch)
+            lines.append(f'File "{name}", line {frame.lineno}, in {frame.name}')
+            if frame.line:
+                lines.append(f"    {frame.line.strip()}")
+    if isinstance(exc, SyntaxError) and exc.filename and exc.filename.startswith(scratch):
+        lines.append(f'File "{os.path.relpath(exc.filename, scratch)}", line {exc.lineno}')
+        if exc.text:
+            lines.append(f"    {exc.text.rstrip()}")
+    return lines[-40:]
+
+
+def describe_exception(exc: BaseException, scratch: str) -> dict:
+    try:
+        message = str(exc)
+    except BaseException:  # a hostile __str__
+        message = "<unprintable>"
+    return {
+        "type": type(exc).__name__[:100],
+        "message": message[:MAX_TEXT],
+        "traceback": student_traceback(exc, scratch),
+    }
+
+
+def import_student(path: str, module_name: str):
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def isolate_path(scratch: str) -> None:
+    """Make the scratch copy the only non-library place imports come from."""
+    stdlib = os.path.join(sys.base_prefix, "lib")
+    keep = [p for p in sys.path if p and ("site-packages" in p or p.startswith(stdlib))]
+    sys.path[:] = [scratch] + keep
+    for name in list(sys.modules):
+        if name == "solutions" or name.startswith("solutions."):
+            del sys.modules[name]
+
+
+def serve(sock: socket.socket, request: dict) -> None:
+    """Import the student's file, then answer probe requests until the grader hangs up."""
+    scratch = request["scratch"]
+    os.chdir(scratch)
+    isolate_path(scratch)
+    torch.set_num_threads(1)
+    trap = Trap()
+    trap.install(request.get("trap", []))
+    before = snapshot()
+    try:
+        module = import_student(os.path.join(scratch, request["file"]), request["module"])
+    except ForbiddenCall as exc:
+        wire.send(sock, {"import_error": {"type": "ForbiddenCall", "message": str(exc),
+                                          "traceback": student_traceback(exc, scratch)}})
+        return
+    except BaseException as exc:  # SystemExit, KeyboardInterrupt and all: the student's doing
+        wire.send(sock, {"import_error": describe_exception(exc, scratch)})
+        return
+    wire.send(sock, {"ready": True, "tampered": tampered(before)})
+    context = probes.Context(module=module, trap=trap, scratch=scratch, before=before)
+    while True:
+        try:
+            header, blob = wire.recv(sock)
+        except (EOFError, OSError, wire.WireError):
+            return
+        enc = wire.Encoder()
+        try:
+            reply = probes.handle(context, header, wire.Decoder(header, blob), enc)
+        except BaseException as exc:  # anything that escaped a probe is still the student's
+            enc = wire.Encoder()
+            reply = {"ok": False, "phase": "probe", "error": describe_exception(exc, scratch)}
+        try:
+            wire.send(sock, reply, enc)
+        except wire.WireError as exc:
+            wire.send(sock, {"ok": False, "phase": "reply",
+                             "error": {"type": "OutputTooLarge", "message": str(exc),
+                                       "traceback": []}})

@@ -1,0 +1,230 @@
+"""The fixed wire format between the grader and a worker.
+
+A frame is a 4-byte big-endian header length, a JSON header, then raw tensor bytes. Values are a
+tree of plain JSON values and tagged nodes:
+
+- ``{"T": i}``: tensor i of ``header["tensors"]`` (dtype, shape, byte range, and facts about it),
+- ``{"L": [...]}`` a list, ``{"U": [...]}`` a tuple, ``{"D": [[key, value], ...]}`` a dict with
+  string keys, ``{"O": "TypeName"}`` anything else (only its type name travels).
+
+Decoding never builds objects of the sender's choosing: it accepts this schema and nothing else,
+so a hostile worker can at worst send wrong numbers, which the grader then judges.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import socket
+import struct
+from dataclasses import dataclass, field
+
+import torch
+
+MAX_FRAME = 256 * 1024 * 1024
+MAX_DEPTH = 16
+MAX_NODES = 10_000
+
+DTYPES = {
+    name: getattr(torch, name)
+    for name in (
+        "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
+        "uint8", "int8", "int16", "int32", "int64", "bool",
+    )
+}
+DTYPE_NAMES = {dtype: name for name, dtype in DTYPES.items()}
+
+
+class WireError(Exception):
+    """A frame that does not follow the schema (a broken or hostile worker)."""
+
+
+@dataclass
+class TensorFacts:
+    """A decoded tensor with what the worker observed about the object it came from."""
+
+    data: torch.Tensor
+    type_name: str = "Tensor"
+    exact_type: bool = True
+    requires_grad: bool = False
+    is_leaf: bool = True
+    grad_fn: str | None = None
+    has_grad: bool = False
+    extra: dict = field(default_factory=dict)
+
+
+def tensor_bytes(t: torch.Tensor) -> bytes:
+    """The raw bytes of a plain tensor, in C order."""
+    flat = t.detach().cpu().contiguous().reshape(-1)
+    if flat.numel() == 0:
+        return b""
+    if flat.dtype == torch.bool:
+        flat = flat.to(torch.uint8)
+    return flat.view(torch.uint8).numpy().tobytes()
+
+
+class Encoder:
+    """Builds one frame; used by both sides (the worker's tensors may be odd, see describe)."""
+
+    def __init__(self):
+        self.tensors: list[dict] = []
+        self.blobs: list[bytes] = []
+        self.size = 0
+
+    def add_tensor(self, t: torch.Tensor, facts: dict | None = None) -> dict:
+        name = DTYPE_NAMES.get(t.dtype)
+        if name is None:
+            return {"O": f"Tensor[{t.dtype}]"}
+        raw = tensor_bytes(t)
+        self.size += len(raw)
+        if self.size > MAX_FRAME:
+            raise WireError("frame too large")
+        entry = {"dtype": name, "shape": list(t.shape), "offset": sum(map(len, self.blobs)),
+                 "nbytes": len(raw)}
+        entry.update(facts or {})
+        self.tensors.append(entry)
+        self.blobs.append(raw)
+        return {"T": len(self.tensors) - 1}
+
+    def value(self, obj, depth: int = 0):
+        """Encode a trusted value (the grader's own inputs)."""
+        if depth > MAX_DEPTH:
+            raise WireError("value nested too deeply")
+        if obj is None or isinstance(obj, (bool, int, str)):
+            return obj
+        if isinstance(obj, float):
+            return obj if math.isfinite(obj) else {"F": repr(obj)}
+        if isinstance(obj, torch.Tensor):
+            return self.add_tensor(obj)
+        if isinstance(obj, tuple):
+            return {"U": [self.value(v, depth + 1) for v in obj]}
+        if isinstance(obj, list):
+            return {"L": [self.value(v, depth + 1) for v in obj]}
+        if isinstance(obj, dict):
+            return {"D": [[str(k), self.value(v, depth + 1)] for k, v in obj.items()]}
+        return {"O": type(obj).__name__}
+
+    def frame(self, header: dict) -> bytes:
+        header = dict(header, tensors=self.tensors)
+        head = json.dumps(header).encode()
+        return struct.pack(">I", len(head)) + head + b"".join(self.blobs)
+
+
+def send(sock: socket.socket, header: dict, enc: Encoder | None = None) -> None:
+    sock.sendall((enc or Encoder()).frame(header))
+
+
+def _recv_exact(sock: socket.socket, n: int) -> bytes:
+    buf = bytearray(n)
+    view = memoryview(buf)
+    got = 0
+    while got < n:
+        k = sock.recv_into(view[got:], n - got)
+        if k == 0:
+            raise EOFError("peer closed the channel")
+        got += k
+    return bytes(buf)
+
+
+def recv(sock: socket.socket) -> tuple[dict, bytes]:
+    """Read one frame: (header, blob bytes). Raises EOFError or WireError."""
+    (n,) = struct.unpack(">I", _recv_exact(sock, 4))
+    if n > MAX_FRAME:
+        raise WireError("header too large")
+    try:
+        header = json.loads(_recv_exact(sock, n))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise WireError(f"header is not JSON: {exc}") from None
+    if not isinstance(header, dict):
+        raise WireError("header is not an object")
+    tensors = header.get("tensors", [])
+    if not isinstance(tensors, list):
+        raise WireError("tensors is not a list")
+    total = 0
+    for entry in tensors:
+        if not isinstance(entry, dict) or not isinstance(entry.get("nbytes"), int):
+            raise WireError("bad tensor entry")
+        total += entry["nbytes"]
+    if total > MAX_FRAME or total < 0:
+        raise WireError("frame too large")
+    return header, _recv_exact(sock, total)
+
+
+class Decoder:
+    """Turns a received frame's value tree back into plain Python values and TensorFacts."""
+
+    def __init__(self, header: dict, blob: bytes):
+        self.entries = header.get("tensors", [])
+        self.blob = blob
+        self.nodes = 0
+
+    def tensor(self, i) -> TensorFacts:
+        if not isinstance(i, int) or not 0 <= i < len(self.entries):
+            raise WireError("bad tensor index")
+        e = self.entries[i]
+        dtype = DTYPES.get(e.get("dtype"))
+        shape = e.get("shape")
+        offset, nbytes = e.get("offset"), e.get("nbytes")
+        if dtype is None or not isinstance(shape, list) or len(shape) > 16:
+            raise WireError("bad tensor dtype or shape")
+        if not all(isinstance(s, int) and 0 <= s < 2**31 for s in shape):
+            raise WireError("bad tensor shape")
+        if not isinstance(offset, int) or offset < 0 or offset + nbytes > len(self.blob):
+            raise WireError("bad tensor range")
+        numel = math.prod(shape)
+        itemsize = torch.empty((), dtype=dtype).element_size()
+        if numel * itemsize != nbytes:
+            raise WireError("tensor size does not match its shape")
+        raw = self.blob[offset:offset + nbytes]
+        if numel == 0:
+            data = torch.empty(shape, dtype=dtype)
+        else:
+            store = torch.uint8 if dtype == torch.bool else dtype
+            data = torch.frombuffer(bytearray(raw), dtype=store).reshape(shape)
+            if dtype == torch.bool:
+                data = data != 0
+        facts = {k: e.get(k) for k in ("type_name", "exact_type", "requires_grad", "is_leaf",
+                                         "grad_fn", "has_grad")}
+        return TensorFacts(
+            data=data,
+            type_name=str(facts["type_name"] or "Tensor"),
+            exact_type=facts["exact_type"] is not False,
+            requires_grad=facts["requires_grad"] is True,
+            is_leaf=facts["is_leaf"] is not False,
+            grad_fn=facts["grad_fn"] if isinstance(facts["grad_fn"], str) else None,
+            has_grad=facts["has_grad"] is True,
+            extra={k: v for k, v in e.items() if k.startswith("x_")},
+        )
+
+    def value(self, node, depth: int = 0):
+        self.nodes += 1
+        if depth > MAX_DEPTH or self.nodes > MAX_NODES:
+            raise WireError("value too large or nested too deeply")
+        if node is None or isinstance(node, (bool, int, float, str)):
+            return node
+        if isinstance(node, dict) and len(node) == 1:
+            (tag, body), = node.items()
+            if tag == "T":
+                return self.tensor(body)
+            if tag in ("L", "U") and isinstance(body, list):
+                items = [self.value(v, depth + 1) for v in body]
+                return items if tag == "L" else tuple(items)
+            if tag == "D" and isinstance(body, list):
+                out = {}
+                for pair in body:
+                    if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)):
+                        raise WireError("bad dict entry")
+                    out[pair[0]] = self.value(pair[1], depth + 1)
+                return out
+            if tag == "F" and body in ("nan", "inf", "-inf"):
+                return float(body)
+            if tag == "O" and isinstance(body, str):
+                return Opaque(body[:200])
+        raise WireError("value does not follow the schema")
+
+
+@dataclass(frozen=True)
+class Opaque:
+    """A value the worker could not send as data; only its type name is known."""
+
+    type_name: str
