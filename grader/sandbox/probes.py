@@ -103,7 +103,7 @@ def _tensors(value):
 def call(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> dict:
     """Call an entry point `repeat` times on the same inputs; optionally backward through it."""
     fn = lookup(ctx.module, h["fn"])
-    args = [v.data if isinstance(v, wire.TensorFacts) else v for v in dec.value(h["args"])]
+    args = [_plain_arg(dec.value(a)) for a in h["args"]]
     for i in h.get("grad_args", []):
         args[i].requires_grad_(True)
     forbid = h.get("forbid", [])
@@ -125,10 +125,10 @@ def call(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> dict:
         raise StudentError(phase, exc) from None
     if ctx.trap.hits:
         return {"ok": False, "phase": phase, "forbidden": ctx.trap.hits[0]}
-    reply["outs"] = [describe(enc, out) for out in outs]
+    reply["outs"] = {"L": [describe(enc, out) for out in outs]}
     if h.get("graph"):
         reply["graph"] = graph_facts(outs[0])
-    reply["args_after"] = [describe_arg(enc, a) for a in args]
+    reply["args_after"] = {"L": [describe_arg(enc, a) for a in args]}
     reply["tampered"] = tampered(ctx.before)
     return reply
 
@@ -182,3 +182,7 @@ def handle(ctx: Context, header: dict, dec: wire.Decoder, enc: wire.Encoder) -> 
         from .worker import describe_exception
 
         return {"ok": False, "phase": err.phase, "error": describe_exception(err.exc, ctx.scratch)}
+
+
+def _plain_arg(value):
+    return value.data if isinstance(value, wire.TensorFacts) else value

@@ -1,0 +1,69 @@
+"""What a check kind is: how it asks the worker, and how it judges the answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..spec import Check, Exercise, Text
+
+
+@dataclass
+class Verdict:
+    """Why one example failed: the status, a message, and the student's own traceback lines."""
+
+    status: str
+    """failed (a wrong answer) or error (the code could not run)."""
+    message: Text
+    traceback: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Judging:
+    """What a kind needs to judge one example."""
+
+    exercise: Exercise
+    check: Check
+    inputs: dict
+    """The grader's own copies of the inputs, by argument name."""
+
+    @property
+    def tolerances(self) -> dict:
+        from ..compare import DEFAULT_TOLERANCES
+
+        tol = dict(DEFAULT_TOLERANCES)
+        tol.update(self.exercise.tolerances)
+        opts = self.check.options
+        if "rtol" in opts or "atol" in opts:
+            for dtype in self.check.dtypes:
+                rtol, atol = tol[dtype]
+                tol[dtype] = (float(opts.get("rtol", rtol)), float(opts.get("atol", atol)))
+        return tol
+
+
+class Kind:
+    """A kind of check. Hypothesis-driven kinds implement request and judge; static ones run."""
+
+    name = ""
+    OPTIONS: dict = {}
+    static = False
+    needs_function = True
+
+    def validate(self, check: Check) -> None:
+        if self.needs_function and not check.function:
+            raise check.node.error("function", f"checks of kind {self.name} need `function:`")
+        for key, kind in self.OPTIONS.items():
+            if key in check.options:
+                value = check.options[key]
+                ok = isinstance(value, kind) if kind is not float else isinstance(
+                    value, (int, float))
+                if not ok or (isinstance(value, bool) and kind is not bool):
+                    raise check.node.error(key, f"expected {getattr(kind, '__name__', kind)}, "
+                                                f"got {value!r}")
+
+    def request(self, check: Check, inputs: dict) -> dict:
+        """Extra fields of the call probe (repeat, grad_args, backward, graph)."""
+        grad_args = [i for i, a in enumerate(check.args) if getattr(a, "requires_grad", False)]
+        return {"grad_args": grad_args} if grad_args else {}
+
+    def judge(self, ctx: Judging, reply: dict, values: dict) -> Verdict | None:
+        raise NotImplementedError

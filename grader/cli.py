@@ -1,0 +1,155 @@
+"""The command line: parsing, exit codes and printing; the work is in grading and validate.
+
+Exit codes: 0 everything has full marks (or the command succeeded), 1 some exercise lost points
+(or validate found a miss), 2 a usage, config or spec error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from . import __version__, config as config_mod, spec as spec_mod
+from .errors import GraderError
+from .grading import grade
+from .report import jsonout, terminal
+from .sandbox.client import Sandbox
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m grader",
+                                description="Grade PyTorch autograd exercises.")
+    p.add_argument("--version", action="version", version=f"grader {__version__}")
+    p.add_argument("--config", type=Path, help="config file (default: config.yaml)")
+    p.add_argument("--exercises-dir", type=Path, default=ROOT / "exercises",
+                   help="where the exercise specs are (default: exercises/)")
+    sub = p.add_subparsers(dest="command")
+    check = sub.add_parser("check", help="grade exercises of one submission")
+    check.add_argument("ids", nargs="*", metavar="ID", help="exercise ids (default: all)")
+    check.add_argument("--submission", type=Path, help="submission directory "
+                                                       "(default: exercises/, your working copy)")
+    check.add_argument("--json", type=Path, metavar="FILE", help="also write grader-result/1 JSON")
+    for q in (check, p):
+        q.add_argument("--lang", choices=config_mod.LANGUAGES, help="language of the report")
+    lst = sub.add_parser("list", help="list the exercises")
+    lst.add_argument("--lang", choices=config_mod.LANGUAGES)
+    hint = sub.add_parser("hint", help="show the hints of an exercise")
+    hint.add_argument("id")
+    hint.add_argument("--lang", choices=config_mod.LANGUAGES)
+    val = sub.add_parser("validate", help="check that answers pass and mutants fail")
+    val.add_argument("ids", nargs="*", metavar="ID")
+    val.add_argument("--solutions", type=Path, default=ROOT / "solutions")
+    val.add_argument("--lang", choices=config_mod.LANGUAGES)
+    return p
+
+
+def _select(exercises, ids):
+    if not ids:
+        return exercises
+    known = {e.id: e for e in exercises}
+    unknown = [i for i in ids if i not in known]
+    if unknown:
+        raise GraderError(f"unknown exercise(s): {', '.join(unknown)}; "
+                          f"known: {', '.join(known) or 'none'}")
+    return [known[i] for i in ids]
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    console = Console(highlight=False)
+    err = Console(stderr=True, highlight=False)
+    sandbox = None
+    try:
+        if args.command in (None, "check", "validate"):
+            sandbox = Sandbox().start()  # imports torch while the specs load
+        config = config_mod.load_or_default(args.config)
+        lang = getattr(args, "lang", None) or config.language
+        exercises = spec_mod.discover(args.exercises_dir, root=ROOT)
+        if args.command in (None, "check"):
+            return _check(args, config, lang, exercises, sandbox, console)
+        if args.command == "list":
+            return _list(exercises, lang, console)
+        if args.command == "hint":
+            return _hint(_select(exercises, [args.id])[0], lang, console)
+        if args.command == "validate":
+            return _validate(args, config, lang, exercises, sandbox, console)
+    except GraderError as exc:
+        err.print(f"[red]error:[/] {escape(str(exc))}")
+        return 2
+    except KeyboardInterrupt:
+        err.print("[yellow]interrupted[/]")
+        return 130
+    finally:
+        if sandbox is not None:
+            sandbox.close()
+    return 2
+
+
+def _check(args, config, lang, exercises, sandbox, console) -> int:
+    chosen = _select(exercises, getattr(args, "ids", None))
+    submission = getattr(args, "submission", None) or args.exercises_dir
+    if not submission.is_dir():
+        raise GraderError(f"submission directory not found: {submission}")
+    result = grade(submission_dir=submission, exercises=chosen, config=config, sandbox=sandbox,
+                   on_exercise=lambda e: console.print(terminal.exercise_panel(e, lang)))
+    terminal.render_total(result, lang, console)
+    if getattr(args, "json", None):
+        jsonout.write(args.json, result, lang)
+    return 0 if result.full_marks else 1
+
+
+def _list(exercises, lang, console) -> int:
+    table = Table(title="Latihan" if lang == "id" else "Exercises")
+    for col in ("id", "title", "points", "topics"):
+        table.add_column(col)
+    for e in exercises:
+        table.add_row(e.id, escape(e.title.get(lang)), f"{e.max_points:g}",
+                      escape(", ".join(e.topics)))
+    console.print(table)
+    return 0
+
+
+def _hint(exercise, lang, console) -> int:
+    console.print(f"[bold]{escape(exercise.title.get(lang))}[/]")
+    console.print(escape(exercise.instructions.get(lang)))
+    for i, h in enumerate(exercise.hints, start=1):
+        console.print(f"[cyan]{i}.[/] {escape(h.get(lang))}")
+    return 0
+
+
+def _validate(args, config, lang, exercises, sandbox, console) -> int:
+    from .validate import audit
+
+    all_ok = True
+    for exercise in _select(exercises, args.ids):
+        result = audit(exercise=exercise, solutions=args.solutions, config=config,
+                       sandbox=sandbox)
+        table = Table(title=f"{exercise.id}", title_justify="left")
+        for col in ("role", "file", "score", "verdict", "caught by / status"):
+            table.add_column(col)
+        for t in result.trials:
+            verdict = "[green]ok[/]" if t.ok else "[red]MISS[/]"
+            score = f"{t.result.score:g}/{t.result.max_score:g}"
+            info = ", ".join(t.caught_by) if t.role == "mutant" else t.result.status
+            table.add_row(t.role, escape(t.file), score, verdict, escape(info))
+        console.print(table)
+        v_ok, v_all = result.count("variant")
+        m_ok, m_all = result.count("mutant")
+        console.print(f"{exercise.id}: variants accepted {v_ok}/{v_all}, "
+                      f"mutants rejected {m_ok}/{m_all} "
+                      f"(mutation score {100 * m_ok / max(m_all, 1):.0f}%)")
+        if not (v_all and m_all):
+            console.print(f"[red]{exercise.id}: needs at least one variant and one mutant[/]")
+        all_ok &= result.ok
+    return 0 if all_ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

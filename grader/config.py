@@ -1,0 +1,94 @@
+"""config.yaml: the grader's defaults, each validated with an error that names its key."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+
+from . import yamlfile
+from .errors import SpecError
+
+LANGUAGES = ("id", "en")
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(B|KiB|MiB|GiB|KB|MB|GB)?\s*$")
+_UNITS = {None: 1, "B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30,
+          "KB": 10**3, "MB": 10**6, "GB": 10**9}
+
+
+@dataclass(frozen=True)
+class Config:
+    language: str = "id"
+    """Language of titles, feedback and hints: id or en."""
+    seed: int = 20261202
+    """Seed for hypothesis, so that every student sees the same examples."""
+    examples: int = 60
+    """Examples hypothesis draws per check."""
+    time_per_call: float = 5.0
+    """Seconds one call of a student's function (or the file's import) may take."""
+    time_per_exercise: float = 120.0
+    """Seconds all checks of one exercise may take together."""
+    memory_per_worker: int = 2 * 2**30
+    """Bytes of address space one worker may use."""
+    output_cap: int = 2**20
+    """Bytes a worker may print."""
+
+    def with_overrides(self, **changes) -> "Config":
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+def parse_size(text) -> int | None:
+    if isinstance(text, bool):
+        return None
+    if isinstance(text, int):
+        return text
+    match = _SIZE.match(str(text))
+    if not match:
+        return None
+    return int(float(match.group(1)) * _UNITS[match.group(2)])
+
+
+def load(path: Path) -> Config:
+    node = yamlfile.load(path)
+    node.reject_unknown({f.name for f in fields(Config)})
+    values = {}
+    if "language" in node:
+        lang = node.get_typed("language", str)
+        if lang not in LANGUAGES:
+            raise node.error("language", f"expected id or en, got {lang!r}")
+        values["language"] = lang
+    if "seed" in node:
+        values["seed"] = node.get_typed("seed", int)
+    if "examples" in node:
+        values["examples"] = _positive(node, "examples", int)
+    for key in ("time_per_call", "time_per_exercise"):
+        if key in node:
+            values[key] = float(_positive(node, key, float))
+    for key in ("memory_per_worker", "output_cap"):
+        if key in node:
+            size = parse_size(node[key])
+            if not size or size <= 0:
+                raise node.error(key, f"expected a size such as 2GiB or 512MiB, got {node[key]!r}")
+            values[key] = size
+    if values.get("memory_per_worker", 2**30) < 256 * 2**20:
+        raise node.error("memory_per_worker", "too small for torch; use at least 256MiB")
+    return Config(**values)
+
+
+def _positive(node, key: str, kind):
+    value = node.get_typed(key, kind)
+    if value <= 0:
+        raise node.error(key, f"expected a positive number, got {value!r}")
+    return value
+
+
+def default_path() -> Path:
+    return Path(__file__).resolve().parents[1] / "config.yaml"
+
+
+def load_or_default(path: Path | None) -> Config:
+    path = path or default_path()
+    if not path.exists():
+        if path == default_path():
+            return Config()
+        raise SpecError(path, None, "", "config file not found; check the --config path")
+    return load(path)

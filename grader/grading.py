@@ -1,0 +1,259 @@
+"""Grading: one submission, exercise by exercise, check by check, with hypothesis in charge.
+
+`grade()` is the keyword-only API behind the command line. Every problem of the submission ends
+as data in its result (a status and a message); only the grader's own input errors raise.
+"""
+
+from __future__ import annotations
+
+import ast
+import platform
+import time
+from pathlib import Path
+
+import hypothesis
+import torch
+from hypothesis import given
+from hypothesis import seed as hseed
+from hypothesis.errors import Flaky
+
+from . import __version__, strategies, submission
+from .checks import KINDS
+from .checks.base import Judging, Verdict
+from .config import Config
+from .messages import both, forbidden, raised, tampered
+from .refs import SpecBug
+from .results import CheckResult, ExerciseResult, SubmissionResult
+from .sandbox.client import Sandbox, SandboxError, WorkerLost
+from .session import ImportFailure, Session
+from .spec import Check, Exercise
+from .textform import counterexample
+
+
+class Failed(Exception):
+    def __init__(self, verdict: Verdict, inputs: dict):
+        super().__init__(verdict.status)
+        self.verdict, self.inputs = verdict, inputs
+
+
+def environment(config: Config, exercises: list[Exercise]) -> dict:
+    return {"grader": __version__, "torch": torch.__version__,
+            "hypothesis": hypothesis.__version__, "python": platform.python_version(),
+            "seed": config.seed, "spec_hashes": {e.id: e.spec_hash for e in exercises}}
+
+
+def grade(*, submission_dir: Path, exercises: list[Exercise], config: Config,
+          sandbox: Sandbox, name: str | None = None, include_hidden: bool = False,
+          on_exercise=None) -> SubmissionResult:
+    """Grade every exercise of one submission directory."""
+    results = []
+    for exercise in exercises:
+        result = grade_exercise(exercise=exercise, submission_dir=Path(submission_dir),
+                                config=config, sandbox=sandbox, include_hidden=include_hidden)
+        results.append(result)
+        if on_exercise:
+            on_exercise(result)
+    return SubmissionResult(submission=name or Path(submission_dir).name, exercises=results,
+                            environment=environment(config, exercises))
+
+
+def _visible(exercise: Exercise, include_hidden: bool) -> list[Check]:
+    return [c for c in exercise.checks if include_hidden or not c.hidden]
+
+
+def _whole(exercise, checks, status, message, traceback=(), file=None, hidden=0):
+    """An exercise that could not be graded: every check scores 0 with the same reason."""
+    check_status = {"missing": "skipped", "timeout": "timeout"}.get(status, "error")
+    rows = [CheckResult(id=c.id, title=c.title, kind=c.kind, status=check_status, points=0.0,
+                        max_points=c.points, hint=c.hint, hidden=c.hidden) for c in checks]
+    return ExerciseResult(id=exercise.id, title=exercise.title, status=status, checks=rows,
+                          message=message, traceback=list(traceback), file=file,
+                          hidden_checks=hidden)
+
+
+def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
+                   sandbox: Sandbox, include_hidden: bool = False) -> ExerciseResult:
+    started = time.monotonic()
+    checks = _visible(exercise, include_hidden)
+    hidden = len(exercise.checks) - len(checks)
+    found = submission.locate(submission_dir, exercise.file)
+    if not found:
+        return _whole(exercise, checks, "missing", both(
+            "File {f} tidak ditemukan di {d}. Simpan jawabanmu dengan nama {f}.",
+            "File {f} not found in {d}. Save your answer as {f}.",
+            f=exercise.file, d=str(submission_dir)), hidden=hidden)
+    if len(found) > 1:
+        names = ", ".join(str(p.relative_to(submission_dir)) for p in found)
+        return _whole(exercise, checks, "error", both(
+            "Ada lebih dari satu {f}: {n}. Sisakan satu saja.",
+            "More than one {f}: {n}. Keep only one.", f=exercise.file, n=names), hidden=hidden)
+    path = found[0]
+    rel = str(path.relative_to(submission_dir))
+    try:
+        source = path.read_text(encoding="utf-8")
+        tree = ast.parse(source, filename=exercise.file)
+    except SyntaxError as exc:
+        line = (exc.text or "").rstrip()
+        return _whole(exercise, checks, "error", both(
+            "SyntaxError di {f}, baris {n}: {m}", "SyntaxError in {f}, line {n}: {m}",
+            f=exercise.file, n=exc.lineno, m=exc.msg),
+            traceback=[f'File "{exercise.file}", line {exc.lineno}', f"    {line}"] if line else [],
+            file=rel, hidden=hidden)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return _whole(exercise, checks, "error", both(
+            "{f} tidak bisa dibaca: {m}", "{f} cannot be read: {m}", f=exercise.file, m=exc),
+            file=rel, hidden=hidden)
+    scratch = submission.scratch_copy(path)
+    session = Session(sandbox, exercise, str(scratch), config)
+    try:
+        try:
+            session.start()
+        except ImportFailure as failure:
+            return _import_failed(exercise, checks, failure, rel, hidden)
+        rows = []
+        dynamic = [c for c in checks if not KINDS[c.kind].static]
+        static = [c for c in checks if KINDS[c.kind].static]
+        for check in dynamic:
+            rows.append(run_check(session, exercise, check, config))
+        for check in static:
+            verdict = KINDS[check.kind].run(check, tree, session.hits)
+            rows.append(_row(check, verdict))
+        order = {c.id: i for i, c in enumerate(checks)}
+        rows.sort(key=lambda r: order[r.id])
+    except ImportFailure as failure:  # a later re-import failed (the file behaves differently)
+        return _import_failed(exercise, checks, failure, rel, hidden)
+    finally:
+        session.close()
+        submission.remove(scratch)
+    statuses = {r.status for r in rows}
+    status = ("passed" if statuses <= {"passed"} else
+              "timeout" if "timeout" in statuses else "failed")
+    return ExerciseResult(id=exercise.id, title=exercise.title, status=status, checks=rows,
+                          file=rel, seconds=time.monotonic() - started, hidden_checks=hidden)
+
+
+def _import_failed(exercise, checks, failure: ImportFailure, rel, hidden) -> ExerciseResult:
+    f = exercise.file
+    if failure.kind == "timeout":
+        return _whole(exercise, checks, "timeout", both(
+            "Import {f} melebihi batas waktu (loop tak berujung di tingkat modul?).",
+            "Importing {f} ran past the time limit (an endless loop at module level?).", f=f),
+            file=rel, hidden=hidden)
+    if failure.kind == "tampered":
+        return _whole(exercise, checks, "error", tampered(failure.error["names"]), file=rel,
+                      hidden=hidden)
+    if failure.kind == "signal":
+        msg = both("Proses mati oleh sinyal {s} saat mengimpor {f} (crash).",
+                   "The process died by signal {s} while importing {f} (a crash).",
+                   s=failure.signal, f=f)
+    elif failure.kind == "exit":
+        msg = both("{f} keluar saat diimpor (os._exit/exit, kode {c}). Jangan keluar dari "
+                   "program di tingkat modul.",
+                   "{f} exited while being imported (os._exit/exit, code {c}). Do not exit "
+                   "at module level.", f=f, c=failure.exit_code)
+    else:
+        err = failure.error
+        if err.get("type") in ("SystemExit", "KeyboardInterrupt"):
+            msg = both("{f} memanggil {k} saat diimpor. Jangan keluar dari program di tingkat "
+                       "modul.", "{f} raised {k} while being imported. Do not exit at module "
+                       "level.", f=f, k=err["type"])
+        else:
+            msg = both("Import {f} gagal: {k}: {m}", "Importing {f} failed: {k}: {m}",
+                       f=f, k=err.get("type"), m=err.get("message"))
+    return _whole(exercise, checks, "error", msg, traceback=failure.error.get("traceback", ()),
+                  file=rel, hidden=hidden)
+
+
+def _row(check: Check, verdict: Verdict | None, counter: str | None = None) -> CheckResult:
+    if verdict is None:
+        return CheckResult(id=check.id, title=check.title, kind=check.kind, status="passed",
+                           points=check.points, max_points=check.points, hidden=check.hidden)
+    return CheckResult(id=check.id, title=check.title, kind=check.kind, status=verdict.status,
+                       points=0.0, max_points=check.points, message=verdict.message,
+                       counterexample=counter, hint=check.hint, traceback=verdict.traceback,
+                       hidden=check.hidden)
+
+
+def pre_judge(check: Check, reply: dict) -> Verdict | None:
+    """Verdicts every kind shares: forbidden calls, exceptions, tampering."""
+    fn = check.function
+    if reply.get("ok") is not True:
+        if reply.get("forbidden"):
+            return Verdict("failed", forbidden(str(reply["forbidden"]), fn))
+        error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
+        from .session import _error_dict
+
+        error = _error_dict(error)
+        return Verdict("error", raised(error, fn, str(reply.get("phase"))), error["traceback"])
+    if reply.get("tampered"):
+        return Verdict("failed", tampered([str(n) for n in reply["tampered"]][:10]))
+    return None
+
+
+def run_check(session: Session, exercise: Exercise, check: Check, config: Config) -> CheckResult:
+    kind = KINDS[check.kind]
+    last: dict = {}
+
+    def prop(inputs):
+        reply, values = session.call(check, kind.request(check, inputs), inputs)
+        verdict = pre_judge(check, reply)
+        if verdict is None:
+            verdict = kind.judge(Judging(exercise, check, inputs), reply, values)
+        if verdict is not None:
+            last["failure"] = Failed(verdict, inputs)
+            raise last["failure"]
+
+    test = given(strategies.inputs(exercise, check))(prop)
+    test = strategies.profile(check.examples or config.examples)(test)
+    test = hseed(strategies.seed_for(config.seed, exercise, check))(test)
+    try:
+        test()
+    except Failed as failure:
+        return _row(check, failure.verdict, counterexample(check, failure.inputs))
+    except WorkerLost as lost:
+        if lost.kind == "exercise_timeout" and "failure" in last:
+            failure = last["failure"]
+            return _row(check, failure.verdict, counterexample(check, failure.inputs))
+        return _row(check, _lost_verdict(lost, check, config),
+                    counterexample(check, session.in_flight) if session.in_flight else None)
+    except SpecBug as bug:
+        return _row(check, Verdict("error", both(
+            "Kesalahan grader (bukan salahmu): {b}", "Grader error (not your fault): {b}", b=bug)))
+    except Flaky:
+        failure = last.get("failure")
+        verdict = Verdict("failed", both(
+            "Hasil berubah-ubah untuk input yang sama (tidak deterministik). {m}",
+            "Results differ between calls with the same input (not deterministic). {m}",
+            m=failure.verdict.message if failure else ""))
+        return _row(check, verdict, counterexample(check, failure.inputs) if failure else None)
+    except SandboxError as exc:
+        return _row(check, Verdict("error", both(
+            "Kesalahan grader (bukan salahmu): {e}", "Grader error (not your fault): {e}", e=exc)))
+    return _row(check, None)
+
+
+def _lost_verdict(lost: WorkerLost, check: Check, config: Config) -> Verdict:
+    fn = check.function
+    if lost.kind == "timeout":
+        return Verdict("timeout", both(
+            "{fn} melebihi batas waktu {t:g} detik per panggilan (loop tak berujung, atau "
+            "terlalu lambat).",
+            "{fn} ran past the limit of {t:g} s per call (an endless loop, or too slow).",
+            fn=fn, t=config.time_per_call))
+    if lost.kind == "exercise_timeout":
+        return Verdict("timeout", both(
+            "Waktu untuk latihan ini ({t:g} detik) habis sebelum pemeriksaan ini selesai.",
+            "The time for this exercise ({t:g} s) ran out before this check finished.",
+            t=config.time_per_exercise))
+    if lost.kind == "signal":
+        return Verdict("error", both(
+            "Proses mati oleh sinyal {s} saat menjalankan {fn} (crash).",
+            "The process died by signal {s} while running {fn} (a crash).", s=lost.signal, fn=fn))
+    if lost.kind == "protocol":
+        return Verdict("error", both(
+            "Proses pekerja mengirim data rusak saat menjalankan {fn}.",
+            "The worker process sent malformed data while running {fn}.", fn=fn))
+    return Verdict("error", both(
+        "{fn} menghentikan proses (exit, kode {c}). Jangan memanggil exit di dalam fungsi.",
+        "{fn} ended the process (exit, code {c}). Do not call exit inside a function.",
+        fn=fn, c=lost.exit_code))

@@ -1,0 +1,83 @@
+"""Feedback texts in both languages, built from comparison and worker data."""
+
+from __future__ import annotations
+
+from .compare import Mismatch
+from .spec import Text
+
+
+def both(id: str, en: str, **params) -> Text:
+    """Format a text in both languages; Text parameters contribute their own language."""
+    def pick(lang):
+        return {k: v.get(lang) if isinstance(v, Text) else v for k, v in params.items()}
+
+    return Text(id=id.format(**pick("id")), en=en.format(**pick("en")))
+
+
+def _num(x) -> str:
+    if isinstance(x, float):
+        return f"{x:.10g}"
+    return str(x)
+
+
+def _idx(index) -> str:
+    return "[" + ", ".join(map(str, index)) + "]" if index else ""
+
+
+def mismatch(m: Mismatch, fn: str) -> Text:
+    where = f"{fn}(...) → {m.where}" if m.where != "result" else f"{fn}(...)"
+    if m.kind == "type":
+        return both("{w} mengembalikan {got}, seharusnya {want} biasa (bukan subclass).",
+                    "{w} returned {got}; expected a plain {want} (not a subclass).",
+                    w=where, got=m.got, want=m.want)
+    if m.kind == "structure":
+        return both("{w}: struktur hasil {got}, seharusnya {want}.",
+                    "{w}: the result is {got}; expected {want}.", w=where, got=m.got, want=m.want)
+    if m.kind == "shape":
+        return both("{w}: shape {got}, seharusnya {want}.",
+                    "{w}: shape {got}; expected {want}.", w=where, got=list(m.got),
+                    want=list(m.want))
+    if m.kind == "dtype":
+        return both("{w}: dtype {got}, seharusnya {want} (sama dengan input).",
+                    "{w}: dtype {got}; expected {want} (the input's dtype).", w=where,
+                    got=m.got, want=m.want)
+    at = f"{m.where}{_idx(m.index)}"
+    if m.kind == "nonfinite":
+        return both(
+            "{w}: nilai tidak hingga (NaN/inf) di {at}: hasilmu {got}, torch {want} "
+            "({n} dari {t} elemen).",
+            "{w}: non-finite value (NaN/inf) at {at}: yours {got}, torch {want} "
+            "({n} of {t} elements).",
+            w=where, at=at, got=_num(m.got), want=_num(m.want), n=m.count, t=m.total)
+    return both(
+        "{w}: nilai berbeda dari autograd. Elemen terburuk {at}: hasilmu {got}, torch {want}; "
+        "galat absolut {ae}, galat relatif {re} (toleransi: rtol={rtol:g}, atol={atol:g}); "
+        "{n} dari {t} elemen berbeda.",
+        "{w}: values differ from autograd. Worst element {at}: yours {got}, torch {want}; "
+        "abs error {ae}, rel error {re} (tolerance: rtol={rtol:g}, atol={atol:g}); "
+        "{n} of {t} elements differ.",
+        w=where, at=at, got=_num(m.got), want=_num(m.want), ae=f"{m.abs_err:.3g}",
+        re=f"{m.rel_err:.3g}", rtol=m.rtol, atol=m.atol, n=m.count, t=m.total)
+
+
+def raised(error: dict, fn: str, phase: str) -> Text:
+    kind, msg = error.get("type", "Exception"), error.get("message", "")
+    if kind == "MemoryError" or "can't allocate memory" in msg or "out of memory" in msg:
+        return both("{fn} kehabisan memori (batas per worker).",
+                    "{fn} ran out of memory (the per-worker limit).", fn=fn)
+    if phase == "backward":
+        return both("backward melalui {fn} gagal: {k}: {m}", "backward through {fn} failed: {k}: {m}",
+                    fn=fn, k=kind, m=msg)
+    return both("{fn} melempar {k}: {m}", "{fn} raised {k}: {m}", fn=fn, k=kind, m=msg)
+
+
+def forbidden(api: str, fn: str) -> Text:
+    return both("{fn} memanggil {api}, yang dilarang di latihan ini.",
+                "{fn} called {api}, which this exercise forbids.", fn=fn, api=api)
+
+
+def tampered(names) -> Text:
+    joined = ", ".join(names)
+    return both("File-mu mengganti fungsi torch ({n}); grader tidak mengizinkannya.",
+                "Your file replaces torch functions ({n}); the grader does not allow that.",
+                n=joined)

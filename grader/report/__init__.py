@@ -1,0 +1,1 @@
+"""Reporters: each formats the result model and computes nothing of its own."""

@@ -1,0 +1,40 @@
+"""The grader-result/1 JSON document (shared/design.md, section 5)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..results import CheckResult, ExerciseResult, SubmissionResult
+
+FORMAT = "grader-result/1"
+
+
+def _text(t, lang):
+    return t.get(lang) if t is not None else None
+
+
+def check_dict(c: CheckResult, lang: str) -> dict:
+    return {"id": c.id, "title": _text(c.title, lang), "kind": c.kind, "status": c.status,
+            "points": c.points, "max_points": c.max_points, "message": _text(c.message, lang),
+            "counterexample": c.counterexample, "hint": _text(c.hint, lang),
+            "traceback": c.traceback, "hidden": c.hidden}
+
+
+def exercise_dict(e: ExerciseResult, lang: str) -> dict:
+    return {"id": e.id, "title": _text(e.title, lang), "score": e.score,
+            "max_score": e.max_score, "status": e.status, "message": _text(e.message, lang),
+            "traceback": e.traceback, "file": e.file, "seconds": round(e.seconds, 3),
+            "hidden_checks": e.hidden_checks,
+            "checks": [check_dict(c, lang) for c in e.checks]}
+
+
+def result_dict(r: SubmissionResult, lang: str) -> dict:
+    return {"format": FORMAT, "submission": r.submission, "score": r.score,
+            "max_score": r.max_score, "language": lang, "environment": r.environment,
+            "exercises": [exercise_dict(e, lang) for e in r.exercises]}
+
+
+def write(path: Path, r: SubmissionResult, lang: str) -> None:
+    Path(path).write_text(json.dumps(result_dict(r, lang), indent=2, ensure_ascii=False) + "\n",
+                          encoding="utf-8")

@@ -1,0 +1,67 @@
+"""The result model: plain data that every reporter (terminal, JSON, CSV, JUnit) reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .spec import Text
+
+CHECK_STATUSES = ("passed", "failed", "error", "timeout", "skipped")
+EXERCISE_STATUSES = ("passed", "failed", "error", "timeout", "missing")
+
+
+@dataclass
+class CheckResult:
+    id: str
+    title: Text
+    kind: str
+    status: str
+    points: float
+    max_points: float
+    message: Text | None = None
+    counterexample: str | None = None
+    hint: Text | None = None
+    traceback: list[str] = field(default_factory=list)
+    hidden: bool = False
+
+
+@dataclass
+class ExerciseResult:
+    id: str
+    title: Text
+    status: str
+    checks: list[CheckResult]
+    message: Text | None = None
+    """Why the whole exercise could not be graded (missing file, import failed, ...)."""
+    traceback: list[str] = field(default_factory=list)
+    file: str | None = None
+    seconds: float = 0.0
+    hidden_checks: int = 0
+    """Checks that only run in batch mode (not included in this result)."""
+
+    @property
+    def score(self) -> float:
+        return sum(c.points for c in self.checks)
+
+    @property
+    def max_score(self) -> float:
+        return sum(c.max_points for c in self.checks)
+
+
+@dataclass
+class SubmissionResult:
+    submission: str
+    exercises: list[ExerciseResult]
+    environment: dict
+
+    @property
+    def score(self) -> float:
+        return sum(e.score for e in self.exercises)
+
+    @property
+    def max_score(self) -> float:
+        return sum(e.max_score for e in self.exercises)
+
+    @property
+    def full_marks(self) -> bool:
+        return all(e.status == "passed" for e in self.exercises)

@@ -1,0 +1,358 @@
+"""Exercise specs (exercises/<id>/exercise.yaml): the model and its validation.
+
+A spec says what the student writes (entry points in one file), what it is compared with
+(reference expressions evaluated by torch in the grader), and the checks with their points. The
+kinds of checks live in grader.checks; each validates its own options.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import yamlfile
+from .errors import SpecError
+from .yamlfile import Node, NodeList
+
+FORMAT = 1
+DTYPES = ("float16", "bfloat16", "float32", "float64")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class Text:
+    """A text in both of the course's languages."""
+
+    id: str
+    en: str
+
+    def get(self, lang: str) -> str:
+        return self.en if lang == "en" else self.id
+
+
+@dataclass(frozen=True)
+class TensorArg:
+    """A tensor input drawn by hypothesis."""
+
+    name: str
+    shape: object
+    """"any" (0 to 3 dims), or a tuple of dimension names and fixed sizes."""
+    low: float = -5.0
+    high: float = 5.0
+    dtype: str | None = None
+    """None: the check's dtype."""
+    like: str | None = None
+    """Same shape as this other argument (an upstream gradient, say)."""
+    contiguous: bool = True
+    """False: also draw non-contiguous layouts (a transposed or strided view)."""
+    requires_grad: bool = False
+    """Sent as a leaf that requires grad."""
+
+
+@dataclass(frozen=True)
+class FloatArg:
+    name: str
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A function of named arguments, as a torch expression; the parent evaluates it."""
+
+    name: str
+    args: tuple[str, ...]
+    expr: str
+    code: object = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What the student's function must return, computed from a reference."""
+
+    of: str
+    grad: bool
+    """True: gradients of the reference (autograd); False: its value."""
+    wrt: object = None
+    """For gradients: an argument name (a tensor), a list (a tuple) or a mapping (a dict)."""
+    upstream: str | None = None
+    """For gradients of non-scalar outputs: the argument holding the upstream gradient."""
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str
+    kind: str
+    title: Text
+    points: float
+    function: str | None
+    args: tuple
+    expect: Expect | None
+    hint: Text | None
+    hidden: bool
+    examples: int | None
+    dtypes: tuple[str, ...]
+    options: dict
+    node: Node = field(compare=False, repr=False)
+
+    def arg(self, name: str):
+        return next(a for a in self.args if a.name == name)
+
+
+@dataclass(frozen=True)
+class Exercise:
+    id: str
+    file: str
+    title: Text
+    instructions: Text
+    topics: tuple[str, ...]
+    hints: tuple[Text, ...]
+    references: dict
+    dims: dict
+    checks: tuple[Check, ...]
+    path: Path
+    spec_hash: str
+    tolerances: dict
+
+    @property
+    def module(self) -> str:
+        return Path(self.file).stem
+
+    @property
+    def max_points(self) -> float:
+        return sum(c.points for c in self.checks)
+
+    def trap_patterns(self) -> list[str]:
+        return sorted({a for c in self.checks for a in c.options.get("apis", ())})
+
+
+def text(node: Node, key: str, default=yamlfile._MISSING) -> Text | None:
+    value = node.get_typed(key, (Node, str), default, "a mapping with id and en texts")
+    if value is None or value is default:
+        return value
+    if isinstance(value, str):
+        raise node.error(key, "give the text in both languages: `id: ...` and `en: ...`")
+    value.reject_unknown({"id", "en"})
+    return Text(id=value.get_typed("id", str).strip(), en=value.get_typed("en", str).strip())
+
+
+def _name(node, key, value: str, what: str) -> str:
+    if not isinstance(value, str) or not _NAME.match(value):
+        raise node.error(key, f"expected a Python identifier for {what}, got {value!r}")
+    return value
+
+
+def load_references(node: Node) -> dict:
+    refs = {}
+    for name, body in node.items():
+        _name(node, name, name, "a reference name")
+        if not isinstance(body, Node):
+            raise node.error(name, "expected a mapping with `args` and `expr`")
+        body.reject_unknown({"args", "expr"})
+        args = body.get_typed("args", NodeList)
+        for i, a in enumerate(args):
+            if not isinstance(a, str) or not _NAME.match(a):
+                raise SpecError(body.file, args.where(i), f"{body.path}.args[{i}]",
+                                f"expected an argument name, got {a!r}")
+        expr = body.get_typed("expr", str)
+        try:
+            code = compile(expr.strip(), f"{body.file}:{body.where('expr')}", "eval")
+        except SyntaxError as exc:
+            raise body.error("expr", f"not a Python expression: {exc.msg}") from None
+        refs[name] = Reference(name=name, args=tuple(args), expr=expr.strip(), code=code)
+    return refs
+
+
+def load_dims(node: Node) -> dict:
+    dims = {}
+    for name, rng in node.items():
+        if not (isinstance(rng, NodeList) and len(rng) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in rng)
+                and 0 <= rng[0] <= rng[1]):
+            raise node.error(name, f"expected [min, max] sizes such as [1, 5], got {rng!r}")
+        dims[name] = (rng[0], rng[1])
+    return dims
+
+
+def load_arg(node: Node, name: str, dims: dict):
+    body = node[name]
+    if not isinstance(body, Node):
+        raise node.error(name, "expected a mapping such as {shape: [N, D], low: -3, high: 3}")
+    if "float" in body:
+        body.reject_unknown({"float"})
+        rng = body["float"]
+        if not (isinstance(rng, NodeList) and len(rng) == 2):
+            raise body.error("float", "expected [low, high]")
+        return FloatArg(name=name, low=float(rng[0]), high=float(rng[1]))
+    body.reject_unknown({"shape", "low", "high", "dtype", "like", "contiguous", "requires_grad"})
+    like = body.get_typed("like", str, None)
+    shape = body.get_typed("shape", (str, NodeList), "any" if like is None else None)
+    if isinstance(shape, str) and shape != "any":
+        raise body.error("shape", f"expected `any` or a list such as [N, D], got {shape!r}")
+    if isinstance(shape, NodeList):
+        for i, d in enumerate(shape):
+            if not ((isinstance(d, int) and not isinstance(d, bool) and d >= 0) or d in dims):
+                known = ", ".join(sorted(dims)) or "none defined"
+                raise SpecError(body.file, shape.where(i), f"{body.path}.shape[{i}]",
+                                f"{d!r} is neither a size nor a dimension in `dims` ({known})")
+        shape = tuple(shape)
+    dtype = body.get_typed("dtype", str, None)
+    if dtype is not None and dtype not in DTYPES:
+        raise body.error("dtype", f"expected one of {', '.join(DTYPES)}, got {dtype!r}")
+    low = float(body.get_typed("low", float, -5.0))
+    high = float(body.get_typed("high", float, 5.0))
+    if low > high:
+        raise body.error("low", f"low ({low}) is above high ({high})")
+    return TensorArg(name=name, shape=shape, low=low, high=high, dtype=dtype, like=like,
+                     contiguous=body.get_typed("contiguous", bool, True),
+                     requires_grad=body.get_typed("requires_grad", bool, False))
+
+
+def load_expect(node: Node, refs: dict, arg_names) -> Expect:
+    body = node.child("expect")
+    body.reject_unknown({"value_of", "grad_of", "wrt", "upstream"})
+    grad = "grad_of" in body
+    if grad == ("value_of" in body):
+        raise node.error("expect", "give exactly one of `value_of: REF` or `grad_of: REF`")
+    of = body.get_typed("grad_of" if grad else "value_of", str)
+    if of not in refs:
+        known = ", ".join(sorted(refs)) or "none defined"
+        raise body.error("grad_of" if grad else "value_of",
+                         f"unknown reference {of!r}; defined in `references`: {known}")
+    missing = [a for a in refs[of].args if a not in arg_names]
+    if missing:
+        raise node.error("expect", f"reference {of} needs argument(s) {', '.join(missing)}, "
+                                   "which this check's `args` do not define")
+    wrt = body.get("wrt")
+    if grad:
+        if wrt is None:
+            raise body.error("grad_of", "gradients need `wrt:` (a name, a list or a mapping)")
+        names = list(wrt.values()) if isinstance(wrt, dict) else (
+            list(wrt) if isinstance(wrt, list) else [wrt])
+        for n in names:
+            if n not in refs[of].args:
+                raise body.error("wrt", f"{n!r} is not an argument of reference {of}")
+        wrt = dict(wrt) if isinstance(wrt, dict) else (tuple(wrt) if isinstance(wrt, list) else wrt)
+    upstream = body.get_typed("upstream", str, None)
+    if upstream is not None and upstream not in arg_names:
+        raise body.error("upstream", f"{upstream!r} is not one of this check's args")
+    return Expect(of=of, grad=grad, wrt=wrt, upstream=upstream)
+
+
+def load_check(node: Node, refs: dict, dims: dict, default_dtype: str) -> Check:
+    from .checks import KINDS
+
+    kind_name = node.get_typed("kind", str)
+    kind = KINDS.get(kind_name)
+    if kind is None:
+        raise node.error("kind", f"unknown check kind {kind_name!r}; known: "
+                                 f"{', '.join(sorted(KINDS))}")
+    common = {"id", "kind", "title", "points", "function", "args", "expect", "hint", "hidden",
+              "examples", "dtypes"}
+    node.reject_unknown(common | set(kind.OPTIONS))
+    check_id = node.get_typed("id", str)
+    if not _ID.match(check_id):
+        raise node.error("id", f"expected lowercase letters, digits and _, got {check_id!r}")
+    points = node.get_typed("points", float)
+    if points <= 0:
+        raise node.error("points", f"expected a positive number, got {points!r}")
+    args_node = node.get_typed("args", Node, None)
+    args = tuple(load_arg(args_node, n, dims) for n in args_node) if args_node else ()
+    names = [a.name for a in args]
+    for a in args:
+        if isinstance(a, TensorArg) and a.like is not None and a.like not in names:
+            raise args_node[a.name].error("like", f"{a.like!r} is not one of this check's args")
+    dtypes = node.get_typed("dtypes", NodeList, None)
+    if dtypes is None:
+        dtypes = (default_dtype,)
+    for i, d in enumerate(dtypes):
+        if d not in DTYPES:
+            raise SpecError(node.file, dtypes.where(i), f"{node.path}.dtypes[{i}]",
+                            f"expected one of {', '.join(DTYPES)}, got {d!r}")
+    expect = load_expect(node, refs, names) if "expect" in node else None
+    options = {key: node[key] for key in kind.OPTIONS if key in node}
+    examples = node.get_typed("examples", int, None)
+    check = Check(
+        id=check_id, kind=kind_name, title=text(node, "title"), points=float(points),
+        function=node.get_typed("function", str, None), args=args, expect=expect,
+        hint=text(node, "hint", None), hidden=node.get_typed("hidden", bool, False),
+        examples=examples, dtypes=tuple(dtypes), options=options, node=node,
+    )
+    kind.validate(check)
+    return check
+
+
+TOP_KEYS = {"format", "id", "file", "title", "instructions", "topics", "hints", "references",
+            "dims", "dtype", "checks", "tolerances"}
+
+
+def load(path: Path, root: Path | None = None) -> Exercise:
+    """Load and validate one exercise.yaml."""
+    path = Path(path)
+    display = str(path.relative_to(root)) if root and path.is_relative_to(root) else str(path)
+    node = yamlfile.load(path, display)
+    node.reject_unknown(TOP_KEYS)
+    fmt = node.get_typed("format", int)
+    if fmt != FORMAT:
+        raise node.error("format", f"this grader reads format {FORMAT}, got {fmt}")
+    ex_id = node.get_typed("id", str)
+    if not _ID.match(ex_id):
+        raise node.error("id", f"expected lowercase letters, digits and _, got {ex_id!r}")
+    if ex_id != path.parent.name:
+        raise node.error("id", f"must match its folder name {path.parent.name!r}")
+    file = node.get_typed("file", str, f"{ex_id}.py")
+    if "/" in file or not file.endswith(".py"):
+        raise node.error("file", f"expected a file name ending in .py, got {file!r}")
+    refs = load_references(node.child("references", Node()))
+    dims = load_dims(node.child("dims", Node()))
+    dtype = node.get_typed("dtype", str, "float64")
+    if dtype not in DTYPES:
+        raise node.error("dtype", f"expected one of {', '.join(DTYPES)}, got {dtype!r}")
+    checks_node = node.get_typed("checks", NodeList)
+    if not checks_node:
+        raise node.error("checks", "an exercise needs at least one check")
+    checks = []
+    for i, item in enumerate(checks_node):
+        if not isinstance(item, Node):
+            raise SpecError(display, checks_node.where(i), f"checks[{i}]", "expected a mapping")
+        checks.append(load_check(item, refs, dims, dtype))
+    seen = set()
+    for c in checks:
+        if c.id in seen:
+            raise c.node.error("id", f"duplicate check id {c.id!r}")
+        seen.add(c.id)
+    hints_node = node.get_typed("hints", NodeList, NodeList())
+    hints = []
+    for i, h in enumerate(hints_node):
+        if not isinstance(h, Node):
+            raise SpecError(display, hints_node.where(i), f"hints[{i}]",
+                            "expected a mapping with id and en texts")
+        hints.append(Text(id=h.get_typed("id", str).strip(), en=h.get_typed("en", str).strip()))
+    topics = node.get_typed("topics", NodeList, NodeList())
+    tolerances = {}
+    for dt, tol in node.child("tolerances", Node()).items():
+        if dt not in DTYPES or not isinstance(tol, Node):
+            raise node.error("tolerances", f"expected dtype: {{rtol: .., atol: ..}}, got {dt!r}")
+        tol.reject_unknown({"rtol", "atol"})
+        tolerances[dt] = (float(tol.get_typed("rtol", float)), float(tol.get_typed("atol", float)))
+    return Exercise(
+        id=ex_id, file=file, title=text(node, "title"), instructions=text(node, "instructions"),
+        topics=tuple(str(t) for t in topics), hints=tuple(hints), references=refs, dims=dims,
+        checks=tuple(checks), path=path,
+        spec_hash=hashlib.sha256(path.read_bytes()).hexdigest()[:16], tolerances=tolerances,
+    )
+
+
+def discover(exercises_dir: Path, root: Path | None = None) -> list[Exercise]:
+    """Every exercise under exercises/, sorted by the order given in exercises/ORDER if any."""
+    paths = sorted(Path(exercises_dir).glob("*/exercise.yaml"))
+    loaded = [load(p, root) for p in paths]
+    order_file = Path(exercises_dir) / "ORDER"
+    if order_file.exists():
+        order = [line.strip() for line in order_file.read_text().splitlines() if line.strip()]
+        rank = {name: i for i, name in enumerate(order)}
+        loaded.sort(key=lambda e: (rank.get(e.id, len(rank)), e.id))
+    return loaded
