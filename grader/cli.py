@@ -138,7 +138,7 @@ def _validate(args, config, lang, exercises, sandbox, console) -> int:
             verdict = "[green]ok[/]" if t.ok else "[red]MISS[/]"
             score = f"{t.result.score:g}/{t.result.max_score:g}"
             info = ", ".join(t.caught_by) if t.role == "mutant" else t.result.status
-            table.add_row(t.role, escape(t.file), score, verdict, escape(info))
+            table.add_row(t.role, escape(Path(t.file).name), score, verdict, escape(info))
         console.print(table)
         v_ok, v_all = result.count("variant")
         m_ok, m_all = result.count("mutant")
