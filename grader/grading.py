@@ -65,7 +65,8 @@ def _whole(exercise, checks, status, message, traceback=(), file=None, hidden=0)
     """An exercise that could not be graded: every check scores 0 with the same reason."""
     check_status = {"missing": "skipped", "timeout": "timeout"}.get(status, "error")
     rows = [CheckResult(id=c.id, title=c.title, kind=c.kind, status=check_status, points=0.0,
-                        max_points=c.points, hint=c.hint, hidden=c.hidden) for c in checks]
+                        max_points=c.points, hint=c.hint, hidden=c.hidden, bonus=c.bonus)
+            for c in checks]
     return ExerciseResult(id=exercise.id, title=exercise.title, status=status, checks=rows,
                           message=message, traceback=list(traceback), file=file,
                           hidden_checks=hidden)
@@ -125,7 +126,7 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
     finally:
         session.close()
         submission.remove(scratch)
-    statuses = {r.status for r in rows}
+    statuses = {r.status for r in rows if not r.bonus}
     status = ("passed" if statuses <= {"passed"} else
               "timeout" if "timeout" in statuses else "failed")
     return ExerciseResult(id=exercise.id, title=exercise.title, status=status, checks=rows,
@@ -167,11 +168,12 @@ def _import_failed(exercise, checks, failure: ImportFailure, rel, hidden) -> Exe
 def _row(check: Check, verdict: Verdict | None, counter: str | None = None) -> CheckResult:
     if verdict is None:
         return CheckResult(id=check.id, title=check.title, kind=check.kind, status="passed",
-                           points=check.points, max_points=check.points, hidden=check.hidden)
+                           points=check.points, max_points=check.points, hidden=check.hidden,
+                           bonus=check.bonus)
     return CheckResult(id=check.id, title=check.title, kind=check.kind, status=verdict.status,
                        points=0.0, max_points=check.points, message=verdict.message,
                        counterexample=counter, hint=check.hint, traceback=verdict.traceback,
-                       hidden=check.hidden)
+                       hidden=check.hidden, bonus=check.bonus)
 
 
 def pre_judge(check: Check, reply: dict) -> Verdict | None:
@@ -195,7 +197,7 @@ def run_check(session: Session, exercise: Exercise, check: Check, config: Config
     last: dict = {}
 
     def prop(inputs):
-        reply, values = session.call(check, kind.request(check, inputs), inputs)
+        reply, values = session.call(check, kind, inputs)
         verdict = pre_judge(check, reply)
         if verdict is None:
             verdict = kind.judge(Judging(exercise, check, inputs), reply, values)
@@ -203,7 +205,7 @@ def run_check(session: Session, exercise: Exercise, check: Check, config: Config
             last["failure"] = Failed(verdict, inputs)
             raise last["failure"]
 
-    test = given(strategies.inputs(exercise, check))(prop)
+    test = given(kind.strategy(exercise, check))(prop)
     test = strategies.profile(check.examples or config.examples)(test)
     test = hseed(strategies.seed_for(config.seed, exercise, check))(test)
     try:

@@ -23,6 +23,7 @@ class CheckResult:
     hint: Text | None = None
     traceback: list[str] = field(default_factory=list)
     hidden: bool = False
+    bonus: bool = False
 
 
 @dataclass
@@ -41,11 +42,19 @@ class ExerciseResult:
 
     @property
     def score(self) -> float:
-        return sum(c.points for c in self.checks)
+        return sum(c.points for c in self.checks if not c.bonus)
 
     @property
     def max_score(self) -> float:
-        return sum(c.max_points for c in self.checks)
+        return sum(c.max_points for c in self.checks if not c.bonus)
+
+    @property
+    def bonus_score(self) -> float:
+        return sum(c.points for c in self.checks if c.bonus)
+
+    @property
+    def bonus_max(self) -> float:
+        return sum(c.max_points for c in self.checks if c.bonus)
 
 
 @dataclass

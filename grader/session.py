@@ -83,20 +83,16 @@ class Session:
             raise ImportFailure("tampered", error={"names": [str(n) for n in header["tampered"]]})
         self.worker = worker
 
-    def call(self, check: Check, extra: dict, inputs: dict) -> tuple[dict, dict]:
-        """Run the call probe; returns the reply header and its decoded values."""
+    def call(self, check: Check, kind, inputs: dict) -> tuple[dict, dict]:
+        """Run the kind's probe on one example; returns the reply header and decoded values."""
         if self.remaining() <= 0:
             raise WorkerLost("exercise_timeout")
         self.start()
         enc = wire.Encoder()
         header = {"op": "call", "fn": check.function,
-                  "args": [enc.value(inputs[a.name]) for a in check.args],
-                  "forbid": self.forbidden_for(check.function)}
-        if "backward" in extra and extra["backward"].get("upstream_arg"):
-            spec = dict(extra["backward"])
-            spec["upstream"] = enc.value(inputs[spec.pop("upstream_arg")])
-            extra = dict(extra, backward=spec)
-        header.update(extra)
+                  "args": [enc.value(inputs[a.name]) for a in check.args if a.name in inputs],
+                  "forbid": self.forbidden_for(check.function or "")}
+        header.update(kind.request(check, inputs, enc))
         self.in_flight = inputs
         timeout = min(self.config.time_per_call * max(1, int(header.get("repeat", 1))),
                       self.remaining())

@@ -93,6 +93,9 @@ class Check:
     expect: Expect | None
     hint: Text | None
     hidden: bool
+    """Runs only in batch mode (teachers); students see how many exist."""
+    bonus: bool
+    """Reported separately: its points are not part of the exercise's max_score."""
     examples: int | None
     dtypes: tuple[str, ...]
     options: dict
@@ -123,7 +126,7 @@ class Exercise:
 
     @property
     def max_points(self) -> float:
-        return sum(c.points for c in self.checks)
+        return sum(c.points for c in self.checks if not c.bonus)
 
     def trap_patterns(self) -> list[str]:
         return sorted({a for c in self.checks for a in c.options.get("apis", ())})
@@ -251,7 +254,7 @@ def load_check(node: Node, refs: dict, dims: dict, default_dtype: str) -> Check:
         raise node.error("kind", f"unknown check kind {kind_name!r}; known: "
                                  f"{', '.join(sorted(KINDS))}")
     common = {"id", "kind", "title", "points", "function", "args", "expect", "hint", "hidden",
-              "examples", "dtypes"}
+              "examples", "dtypes", "bonus"}
     node.reject_unknown(common | set(kind.OPTIONS))
     check_id = node.get_typed("id", str)
     if not _ID.match(check_id):
@@ -279,7 +282,7 @@ def load_check(node: Node, refs: dict, dims: dict, default_dtype: str) -> Check:
         id=check_id, kind=kind_name, title=text(node, "title"), points=float(points),
         function=node.get_typed("function", str, None), args=args, expect=expect,
         hint=text(node, "hint", None), hidden=node.get_typed("hidden", bool, False),
-        examples=examples, dtypes=tuple(dtypes), options=options, node=node,
+        bonus=node.get_typed("bonus", bool, False), examples=examples, dtypes=tuple(dtypes), options=options, node=node,
     )
     kind.validate(check)
     return check

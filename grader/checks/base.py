@@ -60,10 +60,19 @@ class Kind:
                     raise check.node.error(key, f"expected {getattr(kind, '__name__', kind)}, "
                                                 f"got {value!r}")
 
-    def request(self, check: Check, inputs: dict) -> dict:
-        """Extra fields of the call probe (repeat, grad_args, backward, graph)."""
+    def strategy(self, exercise: Exercise, check: Check):
+        """The hypothesis strategy for one example: a dict of argument name to value."""
+        from .. import strategies
+
+        return strategies.inputs(exercise, check)
+
+    def request(self, check: Check, inputs: dict, enc) -> dict:
+        """Fields of the probe request beyond {op: call, fn, args, forbid}; may replace any of
+        them (op names another probe). Tensors go through enc (a wire.Encoder)."""
         grad_args = [i for i, a in enumerate(check.args) if getattr(a, "requires_grad", False)]
         return {"grad_args": grad_args} if grad_args else {}
 
     def judge(self, ctx: Judging, reply: dict, values: dict) -> Verdict | None:
+        """None when this example passes. values holds the decoded outs, grads, args_after,
+        data (any probe's extra values) and graph facts."""
         raise NotImplementedError

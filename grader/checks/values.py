@@ -71,8 +71,8 @@ class Repeatable(Value):
     name = "repeatable"
     OPTIONS = {"repeat": int}
 
-    def request(self, check, inputs):
-        return dict(super().request(check, inputs), repeat=int(check.options.get("repeat", 2)))
+    def request(self, check, inputs, enc):
+        return dict(super().request(check, inputs, enc), repeat=int(check.options.get("repeat", 2)))
 
     def judge(self, ctx, reply, values):
         want = refs.expected(ctx.check.expect, ctx.exercise.references, ctx.inputs)

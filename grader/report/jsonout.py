@@ -18,7 +18,7 @@ def check_dict(c: CheckResult, lang: str) -> dict:
     return {"id": c.id, "title": _text(c.title, lang), "kind": c.kind, "status": c.status,
             "points": c.points, "max_points": c.max_points, "message": _text(c.message, lang),
             "counterexample": c.counterexample, "hint": _text(c.hint, lang),
-            "traceback": c.traceback, "hidden": c.hidden}
+            "traceback": c.traceback, "hidden": c.hidden, "bonus": c.bonus}
 
 
 def exercise_dict(e: ExerciseResult, lang: str) -> dict:
@@ -26,6 +26,7 @@ def exercise_dict(e: ExerciseResult, lang: str) -> dict:
             "max_score": e.max_score, "status": e.status, "message": _text(e.message, lang),
             "traceback": e.traceback, "file": e.file, "seconds": round(e.seconds, 3),
             "hidden_checks": e.hidden_checks,
+            "bonus": {"score": e.bonus_score, "max_score": e.bonus_max},
             "checks": [check_dict(c, lang) for c in e.checks]}
 
 

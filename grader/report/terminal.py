@@ -42,7 +42,8 @@ def exercise_panel(e: ExerciseResult, lang: str) -> Panel:
     table.add_column(justify="right", no_wrap=True)
     for c in e.checks:
         c_icon, c_color = STYLE[c.status]
-        table.add_row(f"[{c_color}]{c_icon}[/]", escape(c.title.get(lang)),
+        label = escape(c.title.get(lang)) + (" [magenta](bonus)[/]" if c.bonus else "")
+        table.add_row(f"[{c_color}]{c_icon}[/]", label,
                       f"{_fmt(c.points)}/{_fmt(c.max_points)}")
         if c.status in ("passed", "skipped") or e.message is not None:
             continue
@@ -60,6 +61,8 @@ def exercise_panel(e: ExerciseResult, lang: str) -> Panel:
         parts.append(RichText(words["hidden"].format(n=e.hidden_checks), style="dim"))
     title = (f"[{color}]{icon}[/] [bold]{escape(e.title.get(lang))}[/] [dim]({e.id})[/]  "
              f"{_fmt(e.score)}/{_fmt(e.max_score)} {words['points']}")
+    if e.bonus_max:
+        title += f" [magenta]+ bonus {_fmt(e.bonus_score)}/{_fmt(e.bonus_max)}[/]"
     return Panel(Group(*parts), title=title, title_align="left", border_style=color)
 
 

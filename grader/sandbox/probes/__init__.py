@@ -1,5 +1,8 @@
 """Probes: the fixed things a worker does with the student's code, and the data it reports.
 
+Each module in this package defines probes in a PROBES dict (op name -> function); they are
+collected here. A probe gets (ctx, header, decoder, encoder) and returns the reply header.
+
 A probe calls the student's entry point on inputs the grader sent, optionally runs backward, and
 reports outputs, gradients and facts (types, flags, saved tensors, whether inputs changed). It
 never judges: the grader compares this data with torch autograd in its own process.
@@ -12,8 +15,8 @@ from dataclasses import dataclass
 
 import torch
 
-from .. import wire
-from .trap import ForbiddenCall, Trap, tampered
+from ... import wire
+from ..trap import Trap
 
 # Captured when the template imports this module, before any student code exists.
 _autograd_grad = torch.autograd.grad
@@ -100,74 +103,16 @@ def _tensors(value):
     return []
 
 
-def call(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> dict:
-    """Call an entry point `repeat` times on the same inputs; optionally backward through it."""
-    fn = lookup(ctx.module, h["fn"])
-    args = [_plain_arg(dec.value(a)) for a in h["args"]]
-    for i in h.get("grad_args", []):
-        args[i].requires_grad_(True)
-    forbid = h.get("forbid", [])
-    reply: dict = {"ok": True}
-    outs = []
-    phase = "call"
-    try:
-        with ctx.trap.active(forbid):
-            for _ in range(int(h.get("repeat", 1))):
-                outs.append(fn(*args))
-            if h.get("backward"):
-                phase = "backward"
-                reply["grads"] = describe(enc, backward(h, dec, outs[0], args))
-    except ForbiddenCall as exc:
-        return {"ok": False, "phase": phase, "forbidden": str(exc)}
-    except BaseException as exc:
-        if ctx.trap.hits:
-            return {"ok": False, "phase": phase, "forbidden": ctx.trap.hits[0]}
-        raise StudentError(phase, exc) from None
-    if ctx.trap.hits:
-        return {"ok": False, "phase": phase, "forbidden": ctx.trap.hits[0]}
-    reply["outs"] = {"L": [describe(enc, out) for out in outs]}
-    if h.get("graph"):
-        reply["graph"] = graph_facts(outs[0])
-    reply["args_after"] = {"L": [describe_arg(enc, a) for a in args]}
-    reply["tampered"] = tampered(ctx.before)
-    return reply
+PROBES: dict = {}
 
 
-def backward(h: dict, dec: wire.Decoder, out, args) -> tuple:
-    spec = h["backward"]
-    inputs = [args[i] for i in h.get("grad_args", [])]
-    outputs = _tensors(out)
-    upstream = spec.get("upstream")
-    if upstream is not None:
-        ups = [u.data for u in _tensors_facts(dec.value(upstream))]
-    else:
-        ups = [torch.ones_like(plain(o)) for o in outputs]
-    if len(ups) != len(outputs):
-        raise ValueError(f"expected {len(ups)} output tensor(s), got {len(outputs)}")
-    ups = [u.reshape(o.shape) if u.numel() == o.numel() else u for u, o in zip(ups, outputs)]
-    grads = _autograd_grad(outputs, inputs, grad_outputs=ups, allow_unused=True,
-                           create_graph=bool(spec.get("create_graph")))
-    return tuple(grads)
+def _collect() -> None:
+    import importlib
+    import pkgutil
 
-
-def _tensors_facts(value):
-    if isinstance(value, wire.TensorFacts):
-        return [value]
-    if isinstance(value, (tuple, list)):
-        return [t for v in value for t in _tensors_facts(v)]
-    return []
-
-
-def describe_arg(enc: wire.Encoder, arg):
-    if not isinstance(arg, torch.Tensor):
-        return describe(enc, arg)
-    facts = {"requires_grad": bool(arg.requires_grad), "is_leaf": bool(arg.is_leaf),
-             "has_grad": arg.grad is not None, "type_name": type(arg).__name__[:100],
-             "exact_type": type(arg) is torch.Tensor}
-    return enc.add_tensor(plain(arg), facts)
-
-
-PROBES = {"call": call}
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        PROBES.update(getattr(module, "PROBES", {}))
 
 
 def handle(ctx: Context, header: dict, dec: wire.Decoder, enc: wire.Encoder) -> dict:
@@ -179,10 +124,9 @@ def handle(ctx: Context, header: dict, dec: wire.Decoder, enc: wire.Encoder) -> 
     try:
         return probe(ctx, header, dec, enc)
     except StudentError as err:
-        from .worker import describe_exception
+        from ..worker import describe_exception
 
         return {"ok": False, "phase": err.phase, "error": describe_exception(err.exc, ctx.scratch)}
 
 
-def _plain_arg(value):
-    return value.data if isinstance(value, wire.TensorFacts) else value
+_collect()

@@ -1,0 +1,62 @@
+"""Shared fixtures: one sandbox for the whole run, a fast config, and grading helpers."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from grader import spec as spec_mod
+from grader.config import Config
+from grader.grading import grade
+from grader.sandbox.client import Sandbox
+
+ROOT = Path(__file__).resolve().parents[1]
+EXERCISES = ROOT / "exercises"
+SOLUTIONS = ROOT / "solutions"
+
+
+@pytest.fixture(scope="session")
+def sandbox():
+    with Sandbox().start() as sb:
+        yield sb
+
+
+@pytest.fixture(scope="session")
+def exercises():
+    return {e.id: e for e in spec_mod.discover(EXERCISES, root=ROOT)}
+
+
+@pytest.fixture(scope="session")
+def fast_config():
+    """Fewer examples and short limits: the properties are the same, the audit covers depth."""
+    return Config(examples=15, time_per_call=2.0, time_per_exercise=60.0)
+
+
+@pytest.fixture
+def grade_files(tmp_path, sandbox, exercises, fast_config):
+    """Grade a submission made of {relative path: source text}; returns the SubmissionResult."""
+
+    def run(files: dict, ids=None, config=None):
+        sub = tmp_path / "submission"
+        if sub.exists():
+            shutil.rmtree(sub)
+        sub.mkdir()
+        for name, text in files.items():
+            path = sub / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(text, Path):
+                shutil.copyfile(text, path)
+            else:
+                path.write_text(textwrap.dedent(text))
+        chosen = [exercises[i] for i in (ids or sorted(exercises))]
+        return grade(submission_dir=sub, exercises=chosen, config=config or fast_config,
+                     sandbox=sandbox)
+
+    return run
+
+
+def by_id(result):
+    return {e.id: e for e in result.exercises}
