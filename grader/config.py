@@ -31,6 +31,9 @@ class Config:
     """Bytes of address space one worker may use."""
     output_cap: int = 2**20
     """Bytes a worker may print."""
+    gradebook: Path | None = None
+    """SQLite file where `batch` records every run (None: no gradebook); relative paths are
+    relative to the config file."""
 
     def with_overrides(self, **changes) -> "Config":
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
@@ -69,9 +72,24 @@ def load(path: Path) -> Config:
             if not size or size <= 0:
                 raise node.error(key, f"expected a size such as 2GiB or 512MiB, got {node[key]!r}")
             values[key] = size
+    if node.get("gradebook") is not None:
+        values["gradebook"] = _gradebook(node, Path(path).resolve().parent)
     if values.get("memory_per_worker", 2**30) < 256 * 2**20:
         raise node.error("memory_per_worker", "too small for torch; use at least 256MiB")
     return Config(**values)
+
+
+def _gradebook(node, base: Path) -> Path:
+    """A file path for the SQLite gradebook, relative to the config file's folder."""
+    text = node.get_typed("gradebook", str, what="a file path such as grades/gradebook.sqlite")
+    if not text.strip():
+        raise node.error("gradebook", "expected a file path such as grades/gradebook.sqlite, "
+                                      "got an empty string")
+    path = base / Path(text.strip()).expanduser()
+    if path.is_dir():
+        raise node.error("gradebook", f"{text!r} is a directory; give a file inside it, "
+                                      f"such as {text.rstrip('/')}/gradebook.sqlite")
+    return path
 
 
 def _positive(node, key: str, kind):

@@ -42,7 +42,7 @@ class Node(dict):
             return default
         value = self[key]
         if kinds is float:
-            kinds = (int, float)
+            kinds, what = (int, float), what or "a number"
         if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in _tuple(kinds)):
             raise self.error(key, f"expected {what or _names(kinds)}, got {value!r}")
         return value

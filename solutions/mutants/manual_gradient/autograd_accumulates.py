@@ -1,4 +1,4 @@
-"""Mutant: autograd_df reuses one module-level leaf, so .grad accumulates."""
+"""Mutant: autograd_df marks x and calls backward() on it, so a second call on the same x returns the accumulated gradient."""
 
 import torch
 
@@ -29,11 +29,8 @@ def mlp_grads(x, y, W1, b1, W2, b2):
     return {"W1": dz.T @ x, "b1": dz.sum(0), "W2": dout.T @ h, "b2": dout.sum(0)}
 
 
-_LEAVES = {}
-
-
 def autograd_df(x):
-    leaf = _LEAVES.setdefault(id(x), x.detach().clone().requires_grad_(True))
+    x.requires_grad_(True)
     with torch.enable_grad():
-        f(leaf).sum().backward()
-    return leaf.grad.clone()
+        f(x).sum().backward()
+    return x.grad.detach().clone()

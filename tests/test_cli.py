@@ -1,0 +1,75 @@
+"""The command line: exit codes 0/1/2, the JSON contract, list and hint."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import EXERCISES, SOLUTIONS
+from grader.cli import main
+
+
+@pytest.fixture
+def fast(tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")  # no wrapping in the captured report
+    path = tmp_path / "config.yaml"
+    path.write_text("examples: 10\ntime_per_call: 2\nlanguage: en\n")
+    return ["--config", str(path)]
+
+
+def test_key_passes_with_json(tmp_path, fast, capsys):
+    out = tmp_path / "r.json"
+    code = main(fast + ["check", "manual_gradient", "--submission", str(SOLUTIONS),
+                        "--json", str(out)])
+    assert code == 0
+    doc = json.loads(out.read_text())
+    assert doc["format"] == "grader-result/1"
+    assert doc["submission"] == "solutions" and doc["score"] == doc["max_score"] == 19
+    env = doc["environment"]
+    assert {"grader", "torch", "python", "seed", "spec_hashes"} <= set(env)
+    ex = doc["exercises"][0]
+    assert ex["id"] == "manual_gradient" and ex["status"] == "passed"
+    check = ex["checks"][0]
+    assert {"id", "status", "points", "max_points", "message", "counterexample", "hint"} <= set(check)
+    assert "Total: 19/19" in capsys.readouterr().out
+
+
+def test_starter_fails_with_exit_1(fast, capsys):
+    assert main(fast + ["check", "manual_gradient"]) == 1
+    out = capsys.readouterr().out
+    assert "NotImplementedError" in out and "python -m grader hint manual_gradient" in out
+
+
+def test_language_switch(fast, capsys):
+    main(fast + ["check", "manual_gradient", "--lang", "id"])
+    assert "melempar NotImplementedError" in capsys.readouterr().out
+
+
+def test_unknown_exercise_is_a_usage_error(fast, capsys):
+    assert main(fast + ["check", "nope"]) == 2
+    assert "unknown exercise(s): nope" in capsys.readouterr().err
+
+
+def test_broken_spec_exits_2_naming_file_and_line(tmp_path, fast, capsys):
+    folder = tmp_path / "exercises" / "manual_gradient"
+    folder.mkdir(parents=True)
+    text = (EXERCISES / "manual_gradient" / "exercise.yaml").read_text()
+    (folder / "exercise.yaml").write_text(text.replace("points: 3", "points: three", 1))
+    code = main(fast + ["--exercises-dir", str(tmp_path / "exercises"), "list"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "exercise.yaml, line" in err and "points: expected a number, got 'three'" in err
+    assert "Traceback" not in err
+
+
+def test_list_and_hint(fast, capsys):
+    assert main(fast + ["list", "--lang", "en"]) == 0
+    assert "Gradients of complex functions by hand" in capsys.readouterr().out
+    assert main(fast + ["hint", "manual_gradient", "--lang", "id"]) == 0
+    assert "aturan perkalian" in capsys.readouterr().out
+
+
+def test_missing_submission_directory(tmp_path, fast, capsys):
+    assert main(fast + ["check", "--submission", str(tmp_path / "nope")]) == 2
+    assert "submission directory not found" in capsys.readouterr().err

@@ -1,0 +1,89 @@
+"""The wire format: round trips, and refusal of anything outside the schema."""
+
+from __future__ import annotations
+
+import json
+import socket
+import struct
+
+import pytest
+import torch
+
+from grader import wire
+
+
+def roundtrip(value):
+    a, b = socket.socketpair()
+    with a, b:
+        enc = wire.Encoder()
+        wire.send(a, {"v": enc.value(value)}, enc)
+        header, blob = wire.recv(b)
+        return wire.Decoder(header, blob).value(header["v"])
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int64, torch.bool,
+                                   torch.bfloat16, torch.float16])
+def test_tensor_roundtrip(dtype):
+    t = (torch.arange(12).reshape(3, 4) % 3).to(dtype)
+    back = roundtrip(t)
+    assert isinstance(back, wire.TensorFacts)
+    assert back.data.dtype == dtype and torch.equal(back.data, t)
+
+
+def test_structures_and_special_floats():
+    value = roundtrip((torch.zeros(0, 3), [1, "a", None], {"k": float("nan"), "i": float("inf")}))
+    assert isinstance(value, tuple) and value[0].data.shape == (0, 3)
+    assert value[1] == [1, "a", None]
+    assert value[2]["k"] != value[2]["k"] and value[2]["i"] == float("inf")
+
+
+def test_noncontiguous_and_zero_dim():
+    t = torch.arange(6.0).reshape(2, 3).T
+    assert torch.equal(roundtrip(t).data, t)
+    assert roundtrip(torch.tensor(2.5)).data.shape == ()
+
+
+def frame(header: dict, blob: bytes = b"") -> tuple[dict, bytes]:
+    a, b = socket.socketpair()
+    with a, b:
+        head = json.dumps(header).encode()
+        a.sendall(struct.pack(">I", len(head)) + head + blob)
+        return wire.recv(b)
+
+
+@pytest.mark.parametrize("node", [
+    {"T": 5}, {"X": 1}, {"D": [[1, 2]]}, {"F": "1e308"}, {"L": 3}, {"T": 0, "U": []},
+])
+def test_decoder_rejects_unknown_nodes(node):
+    header, blob = frame({"v": node, "tensors": [
+        {"dtype": "float32", "shape": [1], "offset": 0, "nbytes": 4}]}, b"\0\0\0\0")
+    with pytest.raises(wire.WireError):
+        wire.Decoder(header, blob).value(header["v"])
+
+
+@pytest.mark.parametrize("entry", [
+    {"dtype": "object", "shape": [1], "offset": 0, "nbytes": 4},
+    {"dtype": "float32", "shape": [2], "offset": 0, "nbytes": 4},
+    {"dtype": "float32", "shape": [-1], "offset": 0, "nbytes": 4},
+    {"dtype": "float32", "shape": [1], "offset": 2, "nbytes": 4},
+])
+def test_decoder_rejects_bad_tensor_entries(entry):
+    header, blob = frame({"v": {"T": 0}, "tensors": [entry]}, b"\0" * entry["nbytes"])
+    with pytest.raises(wire.WireError):
+        wire.Decoder(header, blob).value(header["v"])
+
+
+def test_oversized_frame_is_refused():
+    a, b = socket.socketpair()
+    with a, b:
+        a.sendall(struct.pack(">I", wire.MAX_FRAME + 1))
+        with pytest.raises(wire.WireError):
+            wire.recv(b)
+
+
+def test_deep_nesting_is_refused():
+    node = 1
+    for _ in range(wire.MAX_DEPTH + 5):
+        node = {"L": [node]}
+    with pytest.raises(wire.WireError):
+        wire.Decoder({"tensors": []}, b"").value(node)

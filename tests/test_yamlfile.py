@@ -1,0 +1,56 @@
+"""YAML loading with locations: errors name the file, the line and the key."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader import yamlfile
+from grader.errors import SpecError
+
+
+def load(tmp_path, text):
+    path = tmp_path / "x.yaml"
+    path.write_text(text)
+    return yamlfile.load(path, "x.yaml")
+
+
+def test_lines_and_paths(tmp_path):
+    node = load(tmp_path, "a: 1\nb:\n  c: [1, 2]\n  d: tight\n")
+    assert node.where("b") == 2
+    assert node["b"].where("d") == 4
+    with pytest.raises(SpecError) as err:
+        node["b"].get_typed("d", float)
+    assert str(err.value) == "x.yaml, line 4, b.d: expected a number, got 'tight'"
+
+
+def test_missing_key_says_what_to_add(tmp_path):
+    node = load(tmp_path, "a: 1\n")
+    with pytest.raises(SpecError, match=r"x.yaml, line 1, b: missing; add `b:` here"):
+        node.get_typed("b", int)
+
+
+def test_booleans_are_not_numbers(tmp_path):
+    node = load(tmp_path, "a: true\n")
+    with pytest.raises(SpecError, match="expected a number, got True"):
+        node.get_typed("a", float)
+
+
+def test_duplicate_key(tmp_path):
+    with pytest.raises(SpecError, match="line 2, a: duplicate key"):
+        load(tmp_path, "a: 1\na: 2\n")
+
+
+def test_invalid_yaml_names_the_line(tmp_path):
+    with pytest.raises(SpecError, match=r"x.yaml, line 2: invalid YAML"):
+        load(tmp_path, "a: [1, 2\nb: : 3\n")
+
+
+def test_top_level_must_be_a_mapping(tmp_path):
+    with pytest.raises(SpecError, match="top level must be a mapping"):
+        load(tmp_path, "- 1\n- 2\n")
+
+
+def test_unknown_keys_list_the_known_ones(tmp_path):
+    node = load(tmp_path, "a: 1\nzzz: 2\n")
+    with pytest.raises(SpecError, match="line 2, zzz: unknown key; expected one of: a, b"):
+        node.reject_unknown({"a", "b"})
