@@ -105,7 +105,7 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
             "{f} tidak bisa dibaca: {m}", "{f} cannot be read: {m}", f=exercise.file, m=exc),
             file=rel, hidden=hidden)
     scratch = submission.scratch_copy(path)
-    session = Session(sandbox, exercise, str(scratch), config)
+    session = Session(sandbox, exercise, str(scratch), config, hide=hidden_paths(submission_dir))
     try:
         try:
             session.start()
@@ -131,6 +131,14 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
               "timeout" if "timeout" in statuses else "failed")
     return ExerciseResult(id=exercise.id, title=exercise.title, status=status, checks=rows,
                           file=rel, seconds=time.monotonic() - started, hidden_checks=hidden)
+
+
+def hidden_paths(submission_dir: Path) -> list[Path]:
+    """What a worker must not see: the answer key, its own submission (it works on a scratch
+    copy) and the submissions beside it (a class directory in batch mode)."""
+    root = Path(__file__).resolve().parents[1]
+    sub = Path(submission_dir).resolve()
+    return [root / "solutions", sub, sub.parent]
 
 
 def _import_failed(exercise, checks, failure: ImportFailure, rel, hidden) -> ExerciseResult:

@@ -31,8 +31,11 @@ class ImportFailure(Exception):
 
 
 class Session:
-    def __init__(self, sandbox: Sandbox, exercise: Exercise, scratch: str, config: Config):
+    def __init__(self, sandbox: Sandbox, exercise: Exercise, scratch: str, config: Config,
+                 hide=()):
         self.sandbox, self.exercise, self.scratch, self.config = sandbox, exercise, scratch, config
+        self.hide = list(hide)
+        """Directories the worker must not see (see sandbox.isolation)."""
         self.deadline = time.monotonic() + config.time_per_exercise
         self.worker: Worker | None = None
         self.hits: dict[str, set] = {}
@@ -70,7 +73,8 @@ class Session:
             return
         worker = self.sandbox.spawn(scratch=self.scratch, file=self.exercise.file,
                                     module=self.exercise.module,
-                                    trap=self.exercise.trap_patterns(), limits=self.limits())
+                                    trap=self.exercise.trap_patterns(), limits=self.limits(),
+                                    hide=self.hide)
         try:
             header, _ = worker.receive(min(self.config.time_per_call, max(self.remaining(), 0.1)))
         except WorkerLost as lost:

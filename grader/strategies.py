@@ -6,6 +6,7 @@ allow, so that a transposed or broadcast result cannot pass by coincidence.
 
 from __future__ import annotations
 
+import functools
 import zlib
 
 import numpy as np
@@ -51,9 +52,15 @@ def _dim_names(check: Check, dims: dict) -> list[str]:
     return names
 
 
+@functools.lru_cache(maxsize=4096)
+def _array(low: float, high: float, shape: tuple):
+    """Strategies are validated on first use: building each one once saves most of the draw."""
+    elements = st.floats(low, high, allow_nan=False, allow_infinity=False)
+    return arrays(np.float64, shape, elements=elements)
+
+
 def _tensor(draw, arg: TensorArg, shape, dtype: str) -> torch.Tensor:
-    elements = st.floats(arg.low, arg.high, allow_nan=False, allow_infinity=False)
-    arr = draw(arrays(np.float64, shape, elements=elements))
+    arr = draw(_array(arg.low, arg.high, tuple(shape)))
     t = torch.from_numpy(arr).to(getattr(torch, dtype))
     if not arg.contiguous and t.dim() >= 1 and t.numel() > 1 and draw(st.booleans()):
         t = _noncontiguous(t)

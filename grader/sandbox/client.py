@@ -61,6 +61,7 @@ class Sandbox:
         )
         theirs.close()
         self.ctl, self.ready = ours, False
+        self.isolation = None
         return self
 
     def _wait_ready(self) -> None:
@@ -68,8 +69,10 @@ class Sandbox:
             self.start()
         if not self.ready:
             self.ctl.settimeout(120)
-            if not self.ctl.recv(64):
+            data = self.ctl.recv(256)
+            if not data:
                 raise SandboxError("the worker template failed to start")
+            self.isolation = json.loads(data).get("isolation", "basic")
             self.ready = True
 
     def _restart(self) -> None:
@@ -78,9 +81,12 @@ class Sandbox:
         self._wait_ready()
 
     def spawn(self, *, scratch: str, file: str, module: str, trap: list[str],
-              limits: Limits) -> "Worker":
+              limits: Limits, hide=()) -> "Worker":
+        """A worker for one file; `hide` lists directories it must not see (where isolation
+        allows: the answer key, the class's other submissions)."""
         request = json.dumps({"op": "spawn", "scratch": scratch, "file": file, "module": module,
-                              "trap": trap, "limits": limits.as_dict()}).encode()
+                              "trap": trap, "limits": limits.as_dict(),
+                              "hide": safe_to_hide(hide, scratch)}).encode()
         for attempt in (0, 1):
             try:
                 self._wait_ready()
@@ -127,6 +133,22 @@ class Sandbox:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def safe_to_hide(paths, scratch: str) -> list[str]:
+    """The paths that can be covered without hiding what the worker needs (its scratch copy,
+    the Python installation and the grader's own package)."""
+    needed = [os.path.realpath(p) for p in (scratch, sys.prefix, sys.base_prefix,
+                                            os.path.join(ROOT, "grader"))]
+    out = []
+    for path in paths:
+        real = os.path.realpath(path)
+        if real == "/" or not os.path.isdir(real):
+            continue
+        if any(n == real or n.startswith(real.rstrip("/") + "/") for n in needed):
+            continue
+        out.append(real)
+    return sorted(set(out))
 
 
 def _kill_group(pid: int) -> None:

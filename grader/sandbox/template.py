@@ -16,16 +16,14 @@ import socket
 import sys
 import time
 
+from . import isolation
 
-def apply_limits(limits: dict, scratch: str) -> None:
-    """Resource limits and output redirection for a freshly forked worker."""
-    memory = int(limits["memory_bytes"])
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    cpu = int(limits["cpu_seconds"])
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    out = int(limits["output_bytes"])
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+NPROC = 256
+"""Processes and threads one worker uid may have (a fork bomb stops here)."""
+
+
+def redirect_output(scratch: str) -> None:
+    """stdout and stderr go to a file in the scratch directory (capped by RLIMIT_FSIZE)."""
     fd = os.open(os.path.join(scratch, ".output"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.dup2(fd, 1)
     os.dup2(fd, 2)
@@ -33,12 +31,24 @@ def apply_limits(limits: dict, scratch: str) -> None:
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
+
+
+def apply_limits(limits: dict, own_uid: bool = False) -> None:
+    """Resource limits for the worker process itself; own_uid: it runs under a uid of its own,
+    so a per-user process limit counts only its processes."""
+    memory = int(limits["memory_bytes"])
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    cpu = int(limits["cpu_seconds"])
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if own_uid:
+        resource.setrlimit(resource.RLIMIT_NPROC, (NPROC, NPROC))
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    out = int(limits["output_bytes"])
     resource.setrlimit(resource.RLIMIT_FSIZE, (out, out))
 
 
-def spawn(ctl: socket.socket, request: dict) -> None:
-    from . import worker
-
+def spawn(ctl: socket.socket, request: dict, isolated: bool) -> None:
     ours, theirs = socket.socketpair()
     pid = os.fork()
     if pid == 0:
@@ -46,11 +56,7 @@ def spawn(ctl: socket.socket, request: dict) -> None:
         try:
             ctl.close()
             ours.close()
-            os.setsid()
-            for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
-                signal.signal(sig, signal.SIG_DFL)
-            apply_limits(request["limits"], request["scratch"])
-            worker.serve(theirs, request)
+            _child(theirs, request, isolated)
         except BaseException:
             code = 70
         finally:
@@ -58,6 +64,52 @@ def spawn(ctl: socket.socket, request: dict) -> None:
     theirs.close()
     socket.send_fds(ctl, [json.dumps({"pid": pid}).encode()], [ours.fileno()])
     ours.close()
+
+
+def _child(sock: socket.socket, request: dict, isolated: bool) -> None:
+    """The forked child: its own session; with namespaces, a PID-1 worker under a fresh uid."""
+    from . import worker
+
+    os.setsid()
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
+        signal.signal(sig, signal.SIG_DFL)
+    scratch = request["scratch"]
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    redirect_output(scratch)
+    if isolated:
+        try:
+            isolation.enter_namespaces()
+            isolation.hide(request.get("hide", []))
+            isolation.expose(sorted({sys.base_prefix, sys.prefix, *sys.path[1:]} - {""}))
+        except OSError:
+            isolated = False
+    if not isolated:
+        apply_limits(request["limits"])
+        worker.serve(sock, request)
+        return
+    uid = isolation.worker_uid(os.getpid())
+    inner = os.fork()
+    if inner == 0:  # PID 1 of the new namespace: when it ends, everything it started ends
+        code = 0
+        try:
+            try:
+                isolation.mount_proc()
+            except OSError:
+                pass
+            isolation.drop_privileges(uid, scratch)
+            apply_limits(request["limits"], own_uid=True)
+            worker.serve(sock, request)
+        except BaseException:
+            code = 70
+        finally:
+            os._exit(code)
+    sock.close()
+    _, status = os.waitpid(inner, 0)
+    if os.WIFSIGNALED(status):  # die the same way, so the grader names the signal
+        sig = os.WTERMSIG(status)
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 70)
 
 
 def reap(ctl: socket.socket, request: dict) -> None:
@@ -97,14 +149,35 @@ def _killpg(pid: int) -> None:
         pass
 
 
+def _namespaces_work() -> bool:
+    """Try the namespaces once in a throwaway child; some containers refuse them."""
+    if not isolation.available():
+        return False
+    pid = os.fork()
+    if pid == 0:
+        try:
+            isolation.enter_namespaces()
+            os._exit(0)
+        except BaseException:
+            os._exit(1)
+    _, status = os.waitpid(pid, 0)
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
 def main(fd: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     ctl = socket.socket(fileno=fd)
     import torch  # noqa: F401  (the point of the template: pay for this once)
+    # torch.autograd.grad and .backward import this (and sympy) lazily whenever an upstream
+    # gradient is given; a worker running as another user may be unable to read the stdlib
+    # files it needs, and each would pay for the import again.
+    import torch.fx.experimental.symbolic_shapes  # noqa: F401
 
     from . import probes, worker  # noqa: F401
 
-    ctl.send(b'{"ready": true}')
+    isolated = _namespaces_work()
+    ctl.send(json.dumps({"ready": True, "isolation": "namespaces" if isolated else "basic"}
+                        ).encode())
     while True:
         try:
             data = ctl.recv(65536)
@@ -114,7 +187,7 @@ def main(fd: int) -> None:
             break
         request = json.loads(data)
         if request["op"] == "spawn":
-            spawn(ctl, request)
+            spawn(ctl, request, isolated)
         elif request["op"] == "reap":
             reap(ctl, request)
 
