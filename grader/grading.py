@@ -119,6 +119,7 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
         for check in static:
             verdict = KINDS[check.kind].run(check, tree, session.hits)
             rows.append(_row(check, verdict))
+        apply_constraints(checks, rows)
         order = {c.id: i for i, c in enumerate(checks)}
         rows.sort(key=lambda r: order[r.id])
     except ImportFailure as failure:  # a later re-import failed (the file behaves differently)
@@ -139,6 +140,34 @@ def hidden_paths(submission_dir: Path) -> list[Path]:
     root = Path(__file__).resolve().parents[1]
     sub = Path(submission_dir).resolve()
     return [root / "solutions", sub, sub.parent]
+
+
+def _covered(check: Check) -> set[str]:
+    if check.function:
+        return {check.function}
+    return set(check.options.get("functions", ["*"]))
+
+
+def apply_constraints(checks: list[Check], rows: list[CheckResult]) -> None:
+    """A constraint check (see Kind.constraint) earns its points only once the functions it
+    covers pass a non-constraint check: a trivial answer (zeros of the right shape, say) or
+    code that does not run earns nothing for having no side effects."""
+    by_id = {r.id: r for r in rows}
+    achievements = [c for c in checks if not KINDS[c.kind].constraint]
+    for check in checks:
+        row = by_id.get(check.id)
+        if not KINDS[check.kind].constraint or row is None or row.status != "passed":
+            continue
+        functions = _covered(check)
+        related = [c.id for c in achievements if "*" in functions or c.function in functions
+                   or (c.function or "").split(".")[0] in functions]
+        if not related or any(by_id[i].status == "passed" for i in related if i in by_id):
+            continue
+        row.status, row.points = "skipped", 0.0
+        row.message = both(
+            "Belum dinilai: {f} belum lulus pemeriksaan nilai mana pun.",
+            "Not awarded yet: {f} does not pass any value check yet.",
+            f=", ".join(sorted(functions)))
 
 
 def _import_failed(exercise, checks, failure: ImportFailure, rel, hidden) -> ExerciseResult:
@@ -167,8 +196,7 @@ def _import_failed(exercise, checks, failure: ImportFailure, rel, hidden) -> Exe
                        "modul.", "{f} raised {k} while being imported. Do not exit at module "
                        "level.", f=f, k=err["type"])
         else:
-            msg = both("Import {f} gagal: {k}: {m}", "Importing {f} failed: {k}: {m}",
-                       f=f, k=err.get("type"), m=err.get("message"))
+            msg = raised(err, f"import {f}", "import")
     return _whole(exercise, checks, "error", msg, traceback=failure.error.get("traceback", ()),
                   file=rel, hidden=hidden)
 

@@ -52,12 +52,27 @@ def mismatch(m: Mismatch, fn: str) -> Text:
     return both(
         "{w}: nilai berbeda dari autograd. Elemen terburuk {at}: hasilmu {got}, torch {want}; "
         "galat absolut {ae}, galat relatif {re} (toleransi: rtol={rtol:g}, atol={atol:g}); "
-        "{n} dari {t} elemen berbeda.",
+        "{n} dari {t} elemen berbeda.{p}",
         "{w}: values differ from autograd. Worst element {at}: yours {got}, torch {want}; "
         "abs error {ae}, rel error {re} (tolerance: rtol={rtol:g}, atol={atol:g}); "
-        "{n} of {t} elements differ.",
+        "{n} of {t} elements differ.{p}",
         w=where, at=at, got=_num(m.got), want=_num(m.want), ae=f"{m.abs_err:.3g}",
-        re=f"{m.rel_err:.3g}", rtol=m.rtol, atol=m.atol, n=m.count, t=m.total)
+        re=f"{m.rel_err:.3g}", rtol=m.rtol, atol=m.atol, n=m.count, t=m.total,
+        p=_precision_note(m))
+
+
+# Relative errors this small in a float64 result are the size of float32 rounding.
+FLOAT32_LIKE = 1e-5
+
+
+def _precision_note(m: Mismatch) -> Text:
+    if m.dtype != "float64" or m.rel_err is None or not 0 < m.rel_err <= FLOAT32_LIKE:
+        return Text(id="", en="")
+    return Text(
+        id=" Galat sekecil ini seukuran pembulatan float32: apakah ada bagian yang dihitung "
+           "dalam float32 (misalnya .float(), atau tensor baru tanpa dtype=x.dtype)?",
+        en=" An error this small is the size of float32 rounding: is part of it computed in "
+           "float32 (.float(), say, or a new tensor made without dtype=x.dtype)?")
 
 
 def raised(error: dict, fn: str, phase: str) -> Text:
@@ -65,6 +80,10 @@ def raised(error: dict, fn: str, phase: str) -> Text:
     if kind == "MemoryError" or "can't allocate memory" in msg or "out of memory" in msg:
         return both("{fn} kehabisan memori (batas per worker).",
                     "{fn} ran out of memory (the per-worker limit).", fn=fn)
+    if "File too large" in msg:
+        return both("{fn} mencetak melebihi batas keluaran (output_cap di config.yaml).",
+                    "{fn} printed more than the output limit (output_cap in config.yaml).",
+                    fn=fn)
     if phase == "backward":
         return both("backward melalui {fn} gagal: {k}: {m}", "backward through {fn} failed: {k}: {m}",
                     fn=fn, k=kind, m=msg)

@@ -47,6 +47,9 @@ class Kind:
     OPTIONS: dict = {}
     static = False
     needs_function = True
+    constraint = False
+    """A property a trivial answer also has (right shape, finite, no side effects, no forbidden
+    API): it earns points only once the functions it covers pass a non-constraint check."""
 
     def validate(self, check: Check) -> None:
         if self.needs_function and not check.function:

@@ -18,6 +18,7 @@ class ForbiddenApi(Kind):
     OPTIONS = {"functions": list, "apis": list, "reason": object}
     static = True
     needs_function = False
+    constraint = True
 
     def validate(self, check):
         super().validate(check)

@@ -12,6 +12,7 @@ from .base import Judging, Kind, Verdict
 
 class InputsUntouched(Kind):
     name = "inputs_untouched"
+    constraint = True
 
     def judge(self, ctx: Judging, reply, values):
         fn = ctx.check.function

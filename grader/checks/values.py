@@ -32,6 +32,7 @@ class ShapeDtype(Value):
 
     name = "shape_dtype"
     OPTIONS = {}
+    constraint = True
 
     def judge(self, ctx, reply, values):
         want = refs.expected(ctx.check.expect, ctx.exercise.references, ctx.inputs)
@@ -44,6 +45,7 @@ class Finite(Value):
 
     name = "finite"
     OPTIONS = {}
+    constraint = True
 
     def judge(self, ctx, reply, values):
         want = refs.expected(ctx.check.expect, ctx.exercise.references, ctx.inputs)
