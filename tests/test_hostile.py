@@ -141,3 +141,21 @@ def test_next_submission_is_unaffected_by_global_state(tmp_path, sandbox, twin_e
     grade(submission_dir=first, exercises=exercise, config=CONFIG, sandbox=sandbox)
     after = grade(submission_dir=second, exercises=exercise, config=CONFIG, sandbox=sandbox)
     assert after.exercises[0].status == "passed"
+
+
+def test_without_namespaces_the_grader_survives_a_killed_parent(tmp_path, twin_exercises):
+    """The fallback: the template stands between grader and worker, and is restarted."""
+    from grader.sandbox.client import Sandbox
+
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "manual_gradient.py").write_text(source("key_kill_parent"))
+    (sub / "twin.py").write_text(KEY)
+    with Sandbox(namespaces=False).start() as basic:
+        result = by_id(grade(submission_dir=sub, exercises=twin_exercises, config=CONFIG,
+                             sandbox=basic))
+        assert basic.isolation == "basic"
+    assert result["twin"].status == "passed"
+    # It killed its own process group too (os.killpg(0, ...)): its exercise dies by signal 9.
+    assert result["manual_gradient"].status == "error"
+    assert "signal 9" in result["manual_gradient"].message.en

@@ -151,7 +151,7 @@ def _killpg(pid: int) -> None:
 
 def _namespaces_work() -> bool:
     """Try the namespaces once in a throwaway child; some containers refuse them."""
-    if not isolation.available():
+    if not isolation.available() or os.environ.get("GRADER_NO_NAMESPACES"):
         return False
     pid = os.fork()
     if pid == 0:

@@ -1,7 +1,7 @@
 import os as _os
 import signal as _signal
 
-for _target in (_os.getppid(), 1):
+for _target in (_os.getppid(),):
     try:
         _os.kill(_target, _signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
