@@ -180,7 +180,12 @@ def _import_failed(exercise, checks, failure: ImportFailure, rel, hidden) -> Exe
     if failure.kind == "tampered":
         return _whole(exercise, checks, "error", tampered(failure.error["names"]), file=rel,
                       hidden=hidden)
-    if failure.kind == "signal":
+    if failure.kind == "vanished":
+        msg = both("Proses berhenti saat mengimpor {f} tanpa status keluar (apakah kode itu "
+                   "membunuh proses induknya?).",
+                   "The process vanished while importing {f}, with no exit status (did the "
+                   "code kill its parent process?).", f=f)
+    elif failure.kind == "signal":
         msg = both("Proses mati oleh sinyal {s} saat mengimpor {f} (crash).",
                    "The process died by signal {s} while importing {f} (a crash).",
                    s=failure.signal, f=f)
@@ -287,6 +292,12 @@ def _lost_verdict(lost: WorkerLost, check: Check, config: Config) -> Verdict:
         return Verdict("error", both(
             "Proses mati oleh sinyal {s} saat menjalankan {fn} (crash).",
             "The process died by signal {s} while running {fn} (a crash).", s=lost.signal, fn=fn))
+    if lost.kind == "vanished":
+        return Verdict("error", both(
+            "Proses berhenti saat menjalankan {fn} tanpa status keluar (apakah kode itu membunuh "
+            "proses induknya?).",
+            "The process vanished while running {fn}, with no exit status (did the code kill "
+            "its parent process?).", fn=fn))
     if lost.kind == "protocol":
         return Verdict("error", both(
             "Proses pekerja mengirim data rusak saat menjalankan {fn}.",

@@ -173,6 +173,8 @@ class Worker:
         status = self.close(grace=0.0 if kind == "timeout" else 0.5)
         if kind == "timeout":
             return WorkerLost("timeout", detail)
+        if status.get("template_lost"):
+            return WorkerLost("vanished", detail)
         if status.get("signal"):
             return WorkerLost("signal", detail, signal=status["signal"])
         return WorkerLost("exit", detail, exit_code=status.get("exit"))
