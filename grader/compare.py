@@ -37,6 +37,8 @@ class Mismatch:
     count: int = 0
     """How many elements disagree."""
     total: int = 0
+    dtype: str | None = None
+    """The expected dtype's name (float64, ...) for value and nonfinite mismatches."""
 
 
 def type_name(value) -> str:
@@ -96,18 +98,19 @@ def _tensor(actual, expected: torch.Tensor, tolerances, values, where) -> Mismat
     if not values or a.numel() == 0:
         return None
     rtol, atol = tolerance(expected.dtype, tolerances)
+    dtype = str(expected.dtype).removeprefix("torch.")
     e = expected.detach()
     a_fin, e_fin = torch.isfinite(a), torch.isfinite(e)
     bad = (a_fin != e_fin) | (~a_fin & ~e_fin & ~((a == e) | (a.isnan() & e.isnan())))
     if bad.any():
-        return _at(Mismatch("nonfinite", where, rtol=rtol, atol=atol), a, e, bad)
+        return _at(Mismatch("nonfinite", where, rtol=rtol, atol=atol, dtype=dtype), a, e, bad)
     close = torch.isclose(a, e, rtol=rtol, atol=atol, equal_nan=True)
     if bool(close.all()):
         return None
     a64, e64 = a.double(), e.double()
     excess = torch.where(close, torch.full_like(a64, -torch.inf),
                          (a64 - e64).abs() - (atol + rtol * e64.abs()))
-    return _at(Mismatch("value", where, rtol=rtol, atol=atol), a, e, ~close, excess)
+    return _at(Mismatch("value", where, rtol=rtol, atol=atol, dtype=dtype), a, e, ~close, excess)
 
 
 def _at(m: Mismatch, a, e, bad, score=None) -> Mismatch:

@@ -43,10 +43,11 @@ class ForbiddenApi(Kind):
         if not found:
             return None
         reason = check.options.get("reason") or {}
+        where = both("file ini", "this file") if "*" in functions else both(
+            "{f}", "{f}", f=", ".join(functions))
         return Verdict("failed", both(
-            "Dilarang di {fns}: {found}. {r}", "Forbidden in {fns}: {found}. {r_en}",
-            fns=", ".join(functions), found="; ".join(found),
-            r=reason.get("id", ""), r_en=reason.get("en", "")))
+            "Dilarang di {w}: {found}. {r}", "Forbidden in {w}: {found}. {r_en}",
+            w=where, found="; ".join(found), r=reason.get("id", ""), r_en=reason.get("en", "")))
 
 
 KINDS = [ForbiddenApi()]

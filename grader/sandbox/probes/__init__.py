@@ -22,6 +22,7 @@ from ..trap import Trap
 _autograd_grad = torch.autograd.grad
 _disable_subclass = torch._C.DisableTorchFunctionSubclass
 _as_subclass = torch.Tensor.as_subclass
+_backward_cfunction = torch.autograd.function.BackwardCFunction
 
 
 @dataclass
@@ -83,7 +84,9 @@ def graph_facts(out) -> dict:
     node = getattr(out, "grad_fn", None) if isinstance(out, torch.Tensor) else None
     if node is None:
         return {"grad_fn": None}
-    facts = {"grad_fn": type(node).__name__}
+    facts = {"grad_fn": type(node).__name__,
+             # True for the backward node of an autograd.Function subclass (its .apply)
+             "custom": isinstance(node, _backward_cfunction)}
     try:
         facts["saved_tensors"] = len(node.saved_tensors)
     except (AttributeError, RuntimeError):

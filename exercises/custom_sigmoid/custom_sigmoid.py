@@ -1,0 +1,52 @@
+"""Latihan 2: custom autograd function untuk sigmoid.
+
+ID: Implementasikan σ(x) = 1 / (1 + e^(-x)) sebagai torch.autograd.Function, seperti MyReLU di
+    bagian Custom Autograd Function: forward menghitung σ(x) dan menyimpan tensor yang dibutuhkan
+    dengan ctx.save_for_backward, backward mengembalikan grad_output · σ'(x).
+    torch.sigmoid (dan sejenisnya) dilarang di file ini: hitung sendiri.
+    Jalankan `python -m grader check custom_sigmoid` untuk menilai jawabanmu.
+EN: Implement σ(x) = 1 / (1 + e^(-x)) as a torch.autograd.Function, like MyReLU in the section
+    Custom Autograd Function: forward computes σ(x) and saves the tensors it needs with
+    ctx.save_for_backward, backward returns grad_output · σ'(x).
+    torch.sigmoid (and its relatives) are forbidden in this file: compute it yourself.
+    Run `python -m grader check custom_sigmoid` to grade your answer.
+
+Contoh pemakaian / usage:
+
+    x = torch.randn(3, requires_grad=True)
+    y = sigmoid(x)
+    y.sum().backward()
+    print(x.grad)          # σ(x)(1 - σ(x))
+"""
+
+import torch
+
+
+class Sigmoid(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        """ID: σ(x) elemen-per-elemen, dengan shape dan dtype x; tetap hingga untuk |x| besar
+            (sampai 1e4). Simpan tensor untuk backward dengan ctx.save_for_backward.
+        EN: σ(x) elementwise, with x's shape and dtype; finite for large |x| (up to 1e4). Save
+            the tensors backward needs with ctx.save_for_backward.
+        """
+        # TODO: hitung y = σ(x) tanpa torch.sigmoid (awas: exp dari bilangan besar menjadi inf)
+        # TODO: ctx.save_for_backward(...) dengan tensor yang dibutuhkan backward
+        raise NotImplementedError("Sigmoid.forward belum diimplementasikan / "
+                                  "Sigmoid.forward is not implemented yet")
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        """ID: gradien terhadap x: grad_output · σ'(x), dengan σ'(x) = σ(x)(1 - σ(x)).
+        EN: the gradient with respect to x: grad_output · σ'(x), where σ'(x) = σ(x)(1 - σ(x)).
+        """
+        # TODO: ambil tensor yang disimpan dari ctx.saved_tensors, lalu aturan rantai
+        raise NotImplementedError("Sigmoid.backward belum diimplementasikan / "
+                                  "Sigmoid.backward is not implemented yet")
+
+
+def sigmoid(x):
+    """ID: σ(x) lewat custom function-mu. Jangan mengubah x milik pemanggil.
+    EN: σ(x) through your custom Function. Leave the caller's x as it was.
+    """
+    return Sigmoid.apply(x)

@@ -1,0 +1,21 @@
+"""Mutant: sigmoid computes the formula directly, so autograd differentiates torch's own ops and
+the Function's backward is never used."""
+
+import torch
+
+
+class Sigmoid(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        y = 1 / (1 + torch.exp(-x))
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        y, = ctx.saved_tensors
+        return grad_output * y * (1 - y)
+
+
+def sigmoid(x):
+    return 1 / (1 + torch.exp(-x))

@@ -1,0 +1,38 @@
+"""Run a kind's probe in this process on a stand-in module and judge the reply, as the grader
+would after a worker's round trip (encoded and decoded through the wire format)."""
+
+from __future__ import annotations
+
+import types
+
+from grader import wire
+from grader.checks import KINDS
+from grader.checks.base import Judging
+from grader.sandbox import probes
+from grader.sandbox.trap import Trap, snapshot
+from grader.session import DATA_KEYS
+
+
+def probe(check, inputs: dict, **functions) -> tuple[dict, dict]:
+    """(reply header, decoded values) for one example, with `functions` as the student's file."""
+    kind = KINDS[check.kind]
+    enc = wire.Encoder()
+    header = {"op": "call", "fn": check.function,
+              "args": [enc.value(inputs[a.name]) for a in check.args], "forbid": []}
+    header.update(kind.request(check, inputs, enc))
+    header = dict(header, tensors=enc.tensors)
+    ctx = probes.Context(module=types.SimpleNamespace(**functions), trap=Trap(),
+                         scratch="/nonexistent", before=snapshot())
+    out = wire.Encoder()
+    reply = probes.handle(ctx, header, wire.Decoder(header, b"".join(enc.blobs)), out)
+    dec = wire.Decoder(dict(reply, tensors=out.tensors), b"".join(out.blobs))
+    values = {key: dec.value(reply[key]) if key in reply else None for key in DATA_KEYS}
+    values["graph"] = reply.get("graph") or {}
+    return reply, values
+
+
+def judge(exercise, check, inputs: dict, **functions):
+    """The kind's verdict (None: passed) for one example."""
+    reply, values = probe(check, inputs, **functions)
+    assert reply["ok"] is True, reply
+    return KINDS[check.kind].judge(Judging(exercise, check, inputs), reply, values)
