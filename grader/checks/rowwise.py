@@ -1,0 +1,219 @@
+"""Kinds for functions that work row by row over the last dimension (a log_softmax, a norm).
+
+Their inputs mix in rows that break naive formulas (`rows:` patterns), and the gradient kind
+compares a vector-Jacobian product taken through the student's function with autograd's, with an
+allowance at a kink (a norm at the zero vector), where any bounded finite subgradient is right.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import torch
+from hypothesis import strategies as st
+
+from .. import refs, strategies
+from ..compare import compare
+from ..messages import both, mismatch
+from ..spec import TensorArg, Text
+from ..wire import TensorFacts
+from .base import Judging, Verdict
+from .values import Value
+
+PATTERNS = ("zero", "tiny", "shifted")
+"""zero: an all-zero row; tiny: entries of 1e-4 to 1e-9 times the row as drawn; shifted: the row
+squeezed to a thousandth and moved by an offset drawn from the arg's range (rows far apart)."""
+
+
+@st.composite
+def with_rows(draw, exercise, check) -> dict:
+    """The spec's inputs, with the `rows:` patterns mixed into the rows of one tensor arg."""
+    inputs = draw(strategies.inputs(exercise, check))
+    patterns = list(check.options.get("rows") or ())
+    arg = check.arg(_rows_of(check))
+    t = inputs[arg.name]
+    if not patterns or t.dim() == 0 or t.numel() == 0:
+        return inputs
+    t = t.clone().contiguous()
+    rows = t.view(-1, t.shape[-1])
+    bound = max(abs(arg.low), abs(arg.high)) or 1.0
+    for r in range(rows.shape[0]):
+        pattern = draw(st.sampled_from(["as drawn"] + patterns))
+        if pattern == "zero":
+            rows[r] = 0
+        elif pattern == "tiny":
+            rows[r] = rows[r] / bound * 10.0 ** -draw(st.integers(4, 9))
+        elif pattern == "shifted":
+            offset = draw(st.floats(arg.low, arg.high, allow_nan=False))
+            rows[r] = (rows[r] * 1e-3 + offset).clamp(arg.low, arg.high)
+    return dict(inputs, **{arg.name: t})
+
+
+def _rows_of(check) -> str:
+    name = check.options.get("rows_of")
+    if name is None:
+        name = next(a.name for a in check.args if isinstance(a, TensorArg))
+    return name
+
+
+def _validate_rows(check) -> None:
+    patterns = check.options.get("rows") or []
+    for i, p in enumerate(patterns):
+        if p not in PATTERNS:
+            raise check.node.error("rows", f"rows[{i}] = {p!r}: expected one of "
+                                           f"{', '.join(PATTERNS)}")
+    names = [a.name for a in check.args if isinstance(a, TensorArg)]
+    if not names:
+        raise check.node.error("args", f"checks of kind {check.kind} need a tensor arg")
+    rows_of = check.options.get("rows_of")
+    if rows_of is not None and rows_of not in names:
+        raise check.node.error("rows_of", f"{rows_of!r} is not one of this check's tensor args")
+
+
+class RowwiseValue(Value):
+    """value, on inputs with the `rows:` patterns mixed in."""
+
+    name = "rowwise_value"
+    OPTIONS = {"rtol": float, "atol": float, "rows": list, "rows_of": str}
+
+    def validate(self, check):
+        super().validate(check)
+        _validate_rows(check)
+
+    def strategy(self, exercise, check):
+        return with_rows(exercise, check)
+
+    def judge(self, ctx: Judging, reply, values):
+        want = refs.expected(ctx.check.expect, ctx.exercise.references, ctx.inputs)
+        found = compare(values["outs"][0], want, tolerances=ctx.tolerances)
+        return Verdict("failed", explained(found, ctx.check.function)) if found else None
+
+
+class RowwiseVjp(Value):
+    """The gradient through the student's function, with the upstream gradient `upstream`,
+    equals autograd's through the reference. With `smooth_from`, rows whose reference output is
+    smaller than that in magnitude sit at a kink: there the gradient only has to be finite and
+    (with `lipschitz`) no longer than lipschitz · |upstream| (a subgradient). Rows map to output
+    elements, so this applies to reductions over the last dimension."""
+
+    name = "rowwise_vjp"
+    OPTIONS = {"rtol": float, "atol": float, "rows": list, "rows_of": str,
+               "smooth_from": float, "lipschitz": float}
+
+    def validate(self, check):
+        super().validate(check)
+        _validate_rows(check)
+        e = check.expect
+        if not e.grad or not isinstance(e.wrt, str) or e.upstream is None:
+            raise check.node.error("expect", "rowwise_vjp needs `expect: {grad_of: REF, wrt: "
+                                             "ARG, upstream: ARG}` with one wrt argument")
+        if not check.arg(e.wrt).requires_grad:
+            raise check.node.error("args", f"{e.wrt}: add `requires_grad: true`, the argument "
+                                           "the gradient is taken with respect to")
+
+    def strategy(self, exercise, check):
+        return with_rows(exercise, check)
+
+    def request(self, check, inputs, enc):
+        up = check.expect.upstream
+        args = [a for a in check.args if a.name != up]
+        return {"args": [enc.value(inputs[a.name]) for a in args],
+                "grad_args": [[a.name for a in args].index(check.expect.wrt)],
+                "backward": {"upstream": enc.value(inputs[up])}}
+
+    def judge(self, ctx: Judging, reply, values):
+        check, fn = ctx.check, ctx.check.function
+        wrt, up = check.expect.wrt, check.expect.upstream
+        want = refs.expected(check.expect, ctx.exercise.references, ctx.inputs)
+        grads = values.get("grads")
+        got = grads[0] if isinstance(grads, (tuple, list)) and len(grads) == 1 else grads
+        where = f"{wrt}.grad"
+        found = compare(got, want, values=False, where=where)
+        if found:
+            return Verdict("failed", _framed(fn, up, explained(found, fn)))
+        if "smooth_from" in check.options:
+            verdict = self._kinks(ctx, got, want)
+            if isinstance(verdict, Verdict):
+                return verdict
+            got = verdict
+        found = compare(got, want, tolerances=ctx.tolerances, where=where)
+        return Verdict("failed", _framed(fn, up, explained(found, fn))) if found else None
+
+    def _kinks(self, ctx: Judging, got: TensorFacts, want: torch.Tensor):
+        """A verdict for a bad gradient at a kink, else got with the kink rows set to torch's
+        (so that the comparison that follows judges only the smooth rows)."""
+        check, fn = ctx.check, ctx.check.function
+        with torch.no_grad():
+            out = refs.evaluate(ctx.exercise.references[check.expect.of], ctx.inputs)
+        if tuple(out.shape) != tuple(want.shape[:-1]):
+            raise refs.SpecBug(f"smooth_from needs a reduction over the last dimension; the "
+                               f"reference {check.expect.of} gives shape {list(out.shape)}")
+        kink = out.abs() < float(check.options["smooth_from"])
+        if not bool(kink.any()):
+            return got
+        upstream = ctx.inputs[check.expect.upstream]
+        bound = check.options.get("lipschitz")
+        g = got.data
+        for idx in kink.nonzero().tolist():
+            row = g[tuple(idx)]
+            size = float(out[tuple(idx)])
+            if not bool(torch.isfinite(row).all()):
+                return Verdict("failed", both(
+                    "Gradien melalui {fn} di baris {i} tidak hingga: {g}. Di baris itu "
+                    "nilainya {n:.3g} (titik tak mulus, misalnya vektor nol). Di sana gradien "
+                    "hingga apa pun{b} sudah benar, misalnya 0; sqrt di 0 punya turunan inf, "
+                    "dan inf · 0 = NaN.",
+                    "The gradient through {fn} at row {i} is not finite: {g}. That row's value "
+                    "is {n:.3g} (a kink, such as the zero vector). There any finite gradient"
+                    "{b_en} is right, 0 for instance; sqrt has an infinite derivative at 0, and "
+                    "inf · 0 = NaN.", fn=fn, i=idx, g=_row_text(row), n=size,
+                    b=f" yang panjangnya paling besar {bound:g} × |upstream|" if bound else "",
+                    b_en=f" no longer than {bound:g} × |upstream|" if bound else ""))
+            if bound is not None:
+                limit = float(bound) * abs(float(upstream[tuple(idx)]))
+                length = float(torch.linalg.vector_norm(row.double()))
+                if length > limit * (1 + 1e-6) + 1e-12:
+                    return Verdict("failed", both(
+                        "Gradien melalui {fn} di baris {i} (nilai {n:.3g}, titik tak mulus) "
+                        "panjangnya {l:.6g}, lebih dari {b} × |upstream| = {m:.6g}: itu bukan "
+                        "subgradien. Di vektor nol kembalikan gradien 0.",
+                        "The gradient through {fn} at row {i} (value {n:.3g}, a kink) has "
+                        "length {l:.6g}, more than {b} × |upstream| = {m:.6g}: not a "
+                        "subgradient. At the zero vector return a zero gradient.",
+                        fn=fn, i=idx, n=size, l=length, b=f"{bound:g}", m=limit))
+        patched = g.clone()
+        patched[kink] = want[kink].to(g.dtype)
+        return TensorFacts(data=patched, type_name=got.type_name, exact_type=got.exact_type)
+
+
+# A relative error this small, where the formula is otherwise right, is the mark of an epsilon.
+SMALL = 1e-5
+
+
+def explained(found, fn) -> Text:
+    """The mismatch's text; a small value error is explained by an epsilon or float32 (rather
+    than by float32 alone, as the shared text would)."""
+    if found.kind != "value" or found.rel_err is None or not 0 < found.rel_err <= SMALL:
+        return mismatch(found, fn)
+    if hasattr(found, "dtype"):
+        found = dataclasses.replace(found, dtype=None)
+    return both("{m} Galat sekecil ini khas epsilon (log(p + 1e-8), sqrt(s + 1e-8)) atau "
+                "perhitungan float32: hasil harus sama dengan torch, bukan hanya hingga.",
+                "{m} An error this small is typical of an epsilon (log(p + 1e-8), "
+                "sqrt(s + 1e-8)) or of float32 arithmetic: the result must equal torch's, not "
+                "merely be finite.", m=mismatch(found, fn))
+
+
+def _row_text(row: torch.Tensor) -> str:
+    values = row.reshape(-1).tolist()
+    shown = ", ".join(f"{v:.6g}" for v in values[:8])
+    return f"[{shown}{', ...' if len(values) > 8 else ''}]"
+
+
+def _framed(fn, up, message):
+    return both("Gradien melalui {fn} (backward dengan upstream {u}): {m}",
+                "The gradient through {fn} (backward with upstream {u}): {m}",
+                fn=fn, u=up, m=message)
+
+
+KINDS = [RowwiseValue(), RowwiseVjp()]

@@ -1,0 +1,58 @@
+"""The anomaly probe: hand a student's NaN-hunting tool a function built from a trusted recipe.
+
+The function comes from grader.recipes (a list of op names sent as data), never from the
+student's file. The probe runs the tool once per requested initial anomaly-detection setting and
+reports what it returned and the setting it left behind; the grader asks torch for the truth.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ... import recipes, wire
+from ..trap import ForbiddenCall, tampered
+from . import Context, StudentError, describe, lookup, plain
+
+# Captured when the template imports this module, before any student code can rebind them.
+_is_enabled = torch.is_anomaly_enabled
+_is_check_nan = torch.is_anomaly_check_nan_enabled
+_set_enabled = torch.set_anomaly_enabled
+
+MAX_NAME = 200
+
+
+def anomaly(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> dict:
+    """Request: fn, recipe, args (tensors), initial (a list of bools). Reply data: one
+    {result, initial, after, after_check_nan} per initial setting."""
+    tool = lookup(ctx.module, h["fn"])
+    fn = recipes.build(h["recipe"])
+    inputs = [plain(dec.value(a).data) for a in h["args"]]
+    runs = []
+    try:
+        for initial in h.get("initial", [False]):
+            _set_enabled(bool(initial), True)
+            # Fresh leaves each run: the tool may call backward and leave .grad behind.
+            leaves = [t.clone().requires_grad_(True) for t in inputs]
+            try:
+                with ctx.trap.active(h.get("forbid", [])):
+                    result = tool(fn, *leaves)
+            except ForbiddenCall as exc:
+                return {"ok": False, "phase": "call", "forbidden": str(exc)}
+            except BaseException as exc:
+                if ctx.trap.hits:
+                    return {"ok": False, "phase": "call", "forbidden": ctx.trap.hits[0]}
+                raise StudentError("call", exc) from None
+            after, after_nan = bool(_is_enabled()), bool(_is_check_nan())
+            if type(result) is str:
+                result = result[:MAX_NAME]
+            runs.append({"result": describe(enc, result), "initial": bool(initial),
+                         "after": after, "after_check_nan": after_nan})
+    finally:
+        # Later probes in this worker must run with anomaly detection off, whatever the tool did.
+        _set_enabled(False, True)
+    return {"ok": True, "data": {"L": [{"D": [[k, v] for k, v in run.items()]}
+                                       for run in runs]},
+            "tampered": tampered(ctx.before)}
+
+
+PROBES = {"anomaly": anomaly}
