@@ -168,6 +168,7 @@ class AnomalyRestored(_RecipeKind):
 
     name = "anomaly_restored"
     initial = (False, True)
+    constraint = True
 
     def judge(self, ctx: Judging, reply, values):
         runs = self.runs(values)

@@ -13,7 +13,10 @@ from .base import Judging, Kind, Verdict
 
 
 class SavedTensors(Kind):
+    """Tensors backward needs are saved with ctx.save_for_backward, not stashed on ctx."""
+
     name = "saved_tensors"
+    constraint = True
     OPTIONS = {"min_saved": int}
 
     def validate(self, check):
