@@ -46,6 +46,7 @@ def grade(*, submission_dir: Path, exercises: list[Exercise], config: Config,
           sandbox: Sandbox, name: str | None = None, include_hidden: bool = False,
           on_exercise=None) -> SubmissionResult:
     """Grade every exercise of one submission directory."""
+    torch.set_num_threads(1)  # references are small; threads only add contention (batch: jobs)
     results = []
     for exercise in exercises:
         result = grade_exercise(exercise=exercise, submission_dir=Path(submission_dir),
@@ -241,7 +242,17 @@ def run_check(session: Session, exercise: Exercise, check: Check, config: Config
         reply, values = session.call(check, kind, inputs)
         verdict = pre_judge(check, reply)
         if verdict is None:
-            verdict = kind.judge(Judging(exercise, check, inputs), reply, values)
+            try:
+                verdict = kind.judge(Judging(exercise, check, inputs), reply, values)
+            except SpecBug:
+                raise
+            except (TypeError, KeyError, IndexError, AttributeError, ValueError) as exc:
+                # Well-behaved workers always send the probe's fields: a reply this kind cannot
+                # read came from code that tampered with the worker.
+                verdict = Verdict("error", both(
+                    "Data dari proses pekerja tidak dapat dibaca ({e}); apakah kodenya mengubah "
+                    "grader atau torch?", "The worker's data cannot be read ({e}); does the code "
+                    "tamper with the grader or torch?", e=f"{type(exc).__name__}: {exc}"[:200]))
         if verdict is not None:
             last["failure"] = Failed(verdict, inputs)
             raise last["failure"]

@@ -1,0 +1,11 @@
+"""Mutant: alpha of shape (N,) multiplies real directly, broadcasting against the last dimension."""
+
+import torch
+
+
+def gradient_penalty(critic, real, fake, alpha, lam=10.0):
+    x_hat = (alpha * real + (1 - alpha) * fake).detach().requires_grad_(True)
+    out = critic(x_hat)
+    (g,) = torch.autograd.grad(out, x_hat, grad_outputs=torch.ones_like(out), create_graph=True)
+    norms = g.reshape(g.shape[0], -1).norm(2, dim=1)
+    return lam * ((norms - 1) ** 2).mean()

@@ -1,0 +1,12 @@
+"""Mutant: .backward(create_graph=True) inside, reading x̂.grad: it also writes the critic's .grad."""
+
+import torch
+
+
+def gradient_penalty(critic, real, fake, alpha, lam=10.0):
+    a = alpha.reshape(-1, *[1] * (real.dim() - 1))
+    x_hat = (a * real + (1 - a) * fake).detach().requires_grad_(True)
+    critic(x_hat).sum().backward(create_graph=True)
+    g = x_hat.grad
+    norms = g.reshape(g.shape[0], -1).norm(2, dim=1)
+    return lam * ((norms - 1) ** 2).mean()

@@ -1,0 +1,12 @@
+"""Mutant: the squared norm (a sum of squares) in place of the norm."""
+
+import torch
+
+
+def gradient_penalty(critic, real, fake, alpha, lam=10.0):
+    a = alpha.reshape(-1, *[1] * (real.dim() - 1))
+    x_hat = (a * real + (1 - a) * fake).detach().requires_grad_(True)
+    out = critic(x_hat)
+    (g,) = torch.autograd.grad(out, x_hat, grad_outputs=torch.ones_like(out), create_graph=True)
+    sq = (g ** 2).reshape(g.shape[0], -1).sum(dim=1)
+    return lam * ((sq - 1) ** 2).mean()
