@@ -10,13 +10,14 @@ never judges: the grader compares this data with torch autograd in its own proce
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass
 
 import torch
 
 from ... import wire
-from ..trap import Trap
+from ..trap import ForbiddenCall, Trap
 
 # Captured when the template imports this module, before any student code exists.
 _autograd_grad = torch.autograd.grad
@@ -37,6 +38,38 @@ class StudentError(Exception):
     def __init__(self, phase: str, exc: BaseException):
         super().__init__(phase)
         self.phase, self.exc = phase, exc
+
+
+class Forbidden(Exception):
+    """Student code reached a forbidden API: the probe ends with a `forbidden` reply."""
+
+    def __init__(self, phase: str, api: str):
+        super().__init__(api)
+        self.phase, self.api = phase, api
+
+
+class Phase:
+    """Which step of a probe runs (call, backward): named in the reply when it fails."""
+
+    def __init__(self, name: str = "call"):
+        self.name = name
+
+
+@contextlib.contextmanager
+def student_code(ctx: "Context", forbid, phase: Phase):
+    """Run the body as student code under the forbidden-API trap. Anything it raises becomes
+    StudentError (with the phase); a forbidden call, even one the code caught, Forbidden."""
+    try:
+        with ctx.trap.active(forbid):
+            yield
+    except ForbiddenCall as exc:
+        raise Forbidden(phase.name, str(exc)) from None
+    except BaseException as exc:
+        if ctx.trap.hits:
+            raise Forbidden(phase.name, ctx.trap.hits[0]) from None
+        raise StudentError(phase.name, exc) from None
+    if ctx.trap.hits:
+        raise Forbidden(phase.name, ctx.trap.hits[0])
 
 
 def plain(t: torch.Tensor) -> torch.Tensor:
@@ -126,6 +159,8 @@ def handle(ctx: Context, header: dict, dec: wire.Decoder, enc: wire.Encoder) -> 
                           "traceback": []}}
     try:
         return probe(ctx, header, dec, enc)
+    except Forbidden as err:
+        return {"ok": False, "phase": err.phase, "forbidden": err.api}
     except StudentError as err:
         from ..worker import describe_exception
 

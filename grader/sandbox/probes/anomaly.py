@@ -10,8 +10,8 @@ from __future__ import annotations
 import torch
 
 from ... import recipes, wire
-from ..trap import ForbiddenCall, tampered
-from . import Context, StudentError, describe, lookup, plain
+from ..trap import tampered
+from . import Context, Phase, describe, lookup, plain, student_code
 
 # Captured when the template imports this module, before any student code can rebind them.
 _is_enabled = torch.is_anomaly_enabled
@@ -33,15 +33,8 @@ def anomaly(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> dict
             _set_enabled(bool(initial), True)
             # Fresh leaves each run: the tool may call backward and leave .grad behind.
             leaves = [t.clone().requires_grad_(True) for t in inputs]
-            try:
-                with ctx.trap.active(h.get("forbid", [])):
-                    result = tool(fn, *leaves)
-            except ForbiddenCall as exc:
-                return {"ok": False, "phase": "call", "forbidden": str(exc)}
-            except BaseException as exc:
-                if ctx.trap.hits:
-                    return {"ok": False, "phase": "call", "forbidden": ctx.trap.hits[0]}
-                raise StudentError("call", exc) from None
+            with student_code(ctx, h.get("forbid", []), Phase()):
+                result = tool(fn, *leaves)
             after, after_nan = bool(_is_enabled()), bool(_is_check_nan())
             if type(result) is str:
                 result = result[:MAX_NAME]

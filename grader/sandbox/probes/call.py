@@ -5,9 +5,9 @@ from __future__ import annotations
 import torch
 
 from ... import wire
-from ..trap import ForbiddenCall, tampered
-from . import (Context, StudentError, _autograd_grad, _tensors, describe, graph_facts, lookup,
-               plain)
+from ..trap import tampered
+from . import (Context, Phase, _autograd_grad, _tensors, describe, graph_facts, lookup, plain,
+               student_code)
 
 
 def call(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> dict:
@@ -19,22 +19,13 @@ def call(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> dict:
     forbid = h.get("forbid", [])
     reply: dict = {"ok": True}
     outs = []
-    phase = "call"
-    try:
-        with ctx.trap.active(forbid):
-            for _ in range(int(h.get("repeat", 1))):
-                outs.append(fn(*args))
-            if h.get("backward"):
-                phase = "backward"
-                reply["grads"] = describe(enc, backward(h, dec, outs[0], args))
-    except ForbiddenCall as exc:
-        return {"ok": False, "phase": phase, "forbidden": str(exc)}
-    except BaseException as exc:
-        if ctx.trap.hits:
-            return {"ok": False, "phase": phase, "forbidden": ctx.trap.hits[0]}
-        raise StudentError(phase, exc) from None
-    if ctx.trap.hits:
-        return {"ok": False, "phase": phase, "forbidden": ctx.trap.hits[0]}
+    phase = Phase()
+    with student_code(ctx, forbid, phase):
+        for _ in range(int(h.get("repeat", 1))):
+            outs.append(fn(*args))
+        if h.get("backward"):
+            phase.name = "backward"
+            reply["grads"] = describe(enc, backward(h, dec, outs[0], args))
     reply["outs"] = {"L": [describe(enc, out) for out in outs]}
     if h.get("graph"):
         reply["graph"] = graph_facts(outs[0])

@@ -13,8 +13,8 @@ from __future__ import annotations
 import torch
 
 from ... import critics, wire
-from ..trap import ForbiddenCall, tampered
-from . import Context, StudentError, _autograd_grad, describe, lookup, plain
+from ..trap import tampered
+from . import Context, Phase, _autograd_grad, describe, lookup, plain, student_code
 from .call import _plain_arg, describe_arg
 
 
@@ -32,25 +32,16 @@ def critic_call(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> 
         for p, g in zip(params, dec.value(spec["preset_grads"])):
             p.grad = g.data.clone()
     reply: dict = {"ok": True}
-    phase = "call"
-    try:
-        with ctx.trap.active(h.get("forbid", [])):
-            out = fn(net, *args)
-            data = {"grads_after": [None if p.grad is None else plain(p.grad).clone()
-                                    for p in params],
-                    "params_after": [p.detach().clone() for p in params],
-                    "params_requires_grad": [bool(p.requires_grad) for p in params]}
-            if h.get("param_grads"):
-                phase = "backward"
-                reply["grads"] = describe(enc, param_grads(out, params))
-    except ForbiddenCall as exc:
-        return {"ok": False, "phase": phase, "forbidden": str(exc)}
-    except BaseException as exc:
-        if ctx.trap.hits:
-            return {"ok": False, "phase": phase, "forbidden": ctx.trap.hits[0]}
-        raise StudentError(phase, exc) from None
-    if ctx.trap.hits:
-        return {"ok": False, "phase": phase, "forbidden": ctx.trap.hits[0]}
+    phase = Phase()
+    with student_code(ctx, h.get("forbid", []), phase):
+        out = fn(net, *args)
+        data = {"grads_after": [None if p.grad is None else plain(p.grad).clone()
+                                for p in params],
+                "params_after": [p.detach().clone() for p in params],
+                "params_requires_grad": [bool(p.requires_grad) for p in params]}
+        if h.get("param_grads"):
+            phase.name = "backward"
+            reply["grads"] = describe(enc, param_grads(out, params))
     reply["outs"] = {"L": [describe(enc, out)]}
     reply["data"] = describe(enc, data)
     reply["args_after"] = {"L": [describe_arg(enc, a) for a in args]}

@@ -15,8 +15,8 @@ from __future__ import annotations
 import torch
 
 from ... import wire
-from ..trap import ForbiddenCall, tampered
-from . import Context, StudentError, _autograd_grad, _tensors, describe, lookup, plain
+from ..trap import tampered
+from . import Context, Phase, _autograd_grad, _tensors, describe, lookup, plain, student_code
 
 # Bounds a hostile or careless submission cannot push the worker past.
 MAX_ROWS = 64
@@ -31,23 +31,13 @@ def jacobian(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> dic
     base = [args[i] for i in wrt] + [_data(dec.value(u)) for u in h.get("upstream", [])]
     points = [[_data(dec.value(v)) for v in p] for p in h["points"][:MAX_POINTS]]
     reply: dict = {"ok": True}
-    phase = "call"
-    try:
-        with ctx.trap.active(h.get("forbid", [])):
-            phase = "backward" if order == 2 else "call"
-            at_points = [_evaluate(fn, args, wrt, order, p, create_graph=False)[1]
-                         for p in points]
-            leaves, outs = _evaluate(fn, args, wrt, order, base, create_graph=True)
-            phase = "backward"
-            rows, differentiable = _rows(outs, leaves)
-    except ForbiddenCall as exc:
-        return {"ok": False, "phase": phase, "forbidden": str(exc)}
-    except BaseException as exc:
-        if ctx.trap.hits:
-            return {"ok": False, "phase": phase, "forbidden": ctx.trap.hits[0]}
-        raise StudentError(phase, exc) from None
-    if ctx.trap.hits:
-        return {"ok": False, "phase": phase, "forbidden": ctx.trap.hits[0]}
+    phase = Phase("backward" if order == 2 else "call")
+    with student_code(ctx, h.get("forbid", []), phase):
+        at_points = [_evaluate(fn, args, wrt, order, p, create_graph=False)[1]
+                     for p in points]
+        leaves, outs = _evaluate(fn, args, wrt, order, base, create_graph=True)
+        phase.name = "backward"
+        rows, differentiable = _rows(outs, leaves)
     reply["data"] = {"D": [
         ["base", {"L": [describe(enc, o) for o in outs]}],
         ["points", {"L": [{"L": [describe(enc, o) for o in p]} for p in at_points]}],

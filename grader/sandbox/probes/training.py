@@ -10,8 +10,8 @@ from __future__ import annotations
 import torch
 
 from ... import training, wire
-from ..trap import ForbiddenCall, tampered
-from . import Context, StudentError, _autograd_grad, lookup
+from ..trap import tampered
+from . import Context, Phase, _autograd_grad, lookup, student_code
 
 
 def train(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> dict:
@@ -19,15 +19,8 @@ def train(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> dict:
     slots log_softmax and norm. Reply data: losses, grads_finite, params_finite, max_logit."""
     setup = training.Setup.from_options(h["setup"])
     slots = {slot: lookup(ctx.module, name) for slot, name in h["functions"].items()}
-    try:
-        with ctx.trap.active(h.get("forbid", [])):
-            trace = training.run(setup, slots["log_softmax"], slots["norm"], grad=_autograd_grad)
-    except ForbiddenCall as exc:
-        return {"ok": False, "phase": "call", "forbidden": str(exc)}
-    except BaseException as exc:
-        if ctx.trap.hits:
-            return {"ok": False, "phase": "call", "forbidden": ctx.trap.hits[0]}
-        raise StudentError("call", exc) from None
+    with student_code(ctx, h.get("forbid", []), Phase()):
+        trace = training.run(setup, slots["log_softmax"], slots["norm"], grad=_autograd_grad)
     data = {
         "losses": enc.add_tensor(torch.tensor(trace.losses, dtype=torch.float64)),
         "max_logit": enc.add_tensor(torch.tensor(trace.max_logit, dtype=torch.float64)),
