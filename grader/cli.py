@@ -47,6 +47,22 @@ def _parser() -> argparse.ArgumentParser:
     val.add_argument("ids", nargs="*", metavar="ID")
     val.add_argument("--solutions", type=Path, default=ROOT / "solutions")
     val.add_argument("--lang", choices=config_mod.LANGUAGES)
+    bat = sub.add_parser("batch", help="grade every submission of a class (teachers)")
+    bat.add_argument("dir", type=Path, metavar="DIR", help="one subdirectory per submission")
+    bat.add_argument("--out", type=Path, required=True, help="folder for the outputs")
+    bat.add_argument("--jobs", type=int, metavar="N",
+                     help="submissions graded at once (default: the CPU cores)")
+    bat.add_argument("--shard", metavar="K/N", help="grade only shard K of N (a CI matrix job)")
+    bat.add_argument("--exercises", nargs="+", metavar="ID", help="exercise ids (default: all)")
+    bat.add_argument("--gradebook", type=Path, metavar="FILE",
+                     help="SQLite gradebook to record the run in (default: config gradebook)")
+    bat.add_argument("--seed", type=int, help="hypothesis seed (default: config seed)")
+    bat.add_argument("--lang", choices=config_mod.LANGUAGES)
+    mer = sub.add_parser("merge", help="combine the output folders of batch shards")
+    mer.add_argument("folders", nargs="+", type=Path, metavar="OUT_K")
+    mer.add_argument("--out", type=Path, required=True, help="folder for the merged outputs")
+    mer.add_argument("--gradebook", type=Path, metavar="FILE",
+                     help="SQLite gradebook to record the run in (default: config gradebook)")
     return p
 
 
@@ -80,6 +96,10 @@ def main(argv=None) -> int:
             return _hint(_select(exercises, [args.id])[0], lang, console)
         if args.command == "validate":
             return _validate(args, config, lang, exercises, sandbox, console)
+        if args.command == "batch":
+            return _batch(args, config, lang, exercises, console)
+        if args.command == "merge":
+            return _merge(args, config, console)
     except GraderError as exc:
         err.print(f"[red]error:[/] {escape(str(exc))}")
         return 2
@@ -149,6 +169,62 @@ def _validate(args, config, lang, exercises, sandbox, console) -> int:
             console.print(f"[red]{exercise.id}: needs at least one variant and one mutant[/]")
         all_ok &= result.ok
     return 0 if all_ok else 1
+
+
+def _batch(args, config, lang, exercises, console) -> int:
+    """Exit 0 when every submission was graded, 1 when the grader failed on some."""
+    from . import batch
+    from .report.progress import BatchProgress
+
+    if args.jobs is not None and args.jobs < 1:
+        raise GraderError(f"--jobs {args.jobs}: expected at least 1")
+    shard = batch.parse_shard(args.shard) if args.shard else None
+    config = config.with_overrides(seed=args.seed)
+    chosen = _select(exercises, args.exercises)
+    total = len(batch.take_shard(batch.discover(args.dir), shard))
+    with BatchProgress(total, console) as progress:
+        done = batch.run(submissions_dir=args.dir, exercises=chosen, config=config, lang=lang,
+                         root=ROOT, jobs=args.jobs, shard=shard, out=args.out,
+                         on_result=progress.update)
+    console.print(f"graded {len(done.results)} submission(s) in {done.seconds:.1f} s "
+                  f"({len(chosen)} exercise(s), seed {config.seed}); outputs in "
+                  f"{escape(str(args.out))}", soft_wrap=True)
+    _record(args.gradebook or config.gradebook, done.results, done.manifest, "batch", console)
+    if done.lost:
+        console.print(f"[red]not graded (the grader failed, see results): "
+                      f"{escape(', '.join(sorted(done.lost)))}[/]", soft_wrap=True)
+        return 1
+    return 0
+
+
+def _merge(args, config, console) -> int:
+    from .merge import merge
+
+    results, manifest = merge(folders=args.folders, out=args.out)
+    console.print(f"merged {len(args.folders)} folder(s), {len(results)} submission(s), "
+                  f"into {escape(str(args.out))}", soft_wrap=True)
+    _record(args.gradebook or config.gradebook, results, manifest, "merge", console)
+    return 0
+
+
+def _record(path, results, manifest, command, console) -> None:
+    """Record the run in the gradebook and print whose scores changed since their last run."""
+    if path is None:
+        return
+    from . import gradebook
+    from .report import regrade
+
+    run = gradebook.record(path, results, files=manifest.files, command=command,
+                           shard=manifest.shard)
+    changed = gradebook.changes(path, run)
+    console.print(f"gradebook {escape(str(path))}: run {run} recorded", soft_wrap=True)
+    if changed:
+        console.print(f"[yellow]{len(changed)} submission(s) changed since their previous "
+                      f"run:[/]")
+        for change in changed:
+            console.print(escape(regrade.line(change)), soft_wrap=True)
+    elif gradebook.previous_runs(path, run):
+        console.print("no submission changed since its previous run")
 
 
 if __name__ == "__main__":
