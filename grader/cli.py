@@ -43,6 +43,10 @@ def _parser() -> argparse.ArgumentParser:
     hint = sub.add_parser("hint", help="show the hints of an exercise")
     hint.add_argument("id")
     hint.add_argument("--lang", choices=config_mod.LANGUAGES)
+    wat = sub.add_parser("watch", help="re-grade an exercise each time you save its file")
+    wat.add_argument("ids", nargs="*", metavar="ID", help="exercise ids (default: all)")
+    wat.add_argument("--submission", type=Path, help="directory to watch (default: exercises/)")
+    wat.add_argument("--lang", choices=config_mod.LANGUAGES)
     val = sub.add_parser("validate", help="check that answers pass and mutants fail")
     val.add_argument("ids", nargs="*", metavar="ID")
     val.add_argument("--solutions", type=Path, default=ROOT / "solutions")
@@ -83,7 +87,7 @@ def main(argv=None) -> int:
     err = Console(stderr=True, highlight=False)
     sandbox = None
     try:
-        if args.command in (None, "check", "validate"):
+        if args.command in (None, "check", "validate", "watch"):
             sandbox = Sandbox().start()  # imports torch while the specs load
         config = config_mod.load_or_default(args.config)
         lang = getattr(args, "lang", None) or config.language
@@ -92,6 +96,8 @@ def main(argv=None) -> int:
             return _check(args, config, lang, exercises, sandbox, console)
         if args.command == "list":
             return _list(exercises, lang, console)
+        if args.command == "watch":
+            return _watch(args, config, lang, exercises, sandbox, console)
         if args.command == "hint":
             return _hint(_select(exercises, [args.id])[0], lang, console)
         if args.command == "validate":
@@ -123,6 +129,30 @@ def _check(args, config, lang, exercises, sandbox, console) -> int:
     if getattr(args, "json", None):
         jsonout.write(args.json, result, lang)
     return 0 if result.full_marks else 1
+
+
+def _watch(args, config, lang, exercises, sandbox, console) -> int:
+    from .watch import watch
+
+    chosen = _select(exercises, args.ids)
+    directory = args.submission or args.exercises_dir
+    if not directory.is_dir():
+        raise GraderError(f"submission directory not found: {directory}")
+    waiting = ("Menunggu perubahan (Ctrl-C untuk berhenti)..." if lang == "id"
+               else "Watching for changes (Ctrl-C to stop)...")
+
+    def regrade(batch):
+        console.clear()
+        result = grade(submission_dir=directory, exercises=batch, config=config,
+                       sandbox=sandbox)
+        terminal.render(result, lang, console)
+        console.print(f"[dim]{waiting}[/]")
+
+    try:
+        watch(directory=directory, exercises=chosen, on_change=regrade)
+    except KeyboardInterrupt:
+        pass
+    return 0
 
 
 def _list(exercises, lang, console) -> int:
