@@ -159,3 +159,51 @@ def test_without_namespaces_the_grader_survives_a_killed_parent(tmp_path, twin_e
     # It killed its own process group too (os.killpg(0, ...)), so its exercise fails, named.
     assert result["manual_gradient"].status == "error"
     assert "kill its parent" in result["manual_gradient"].message.en
+
+
+def test_a_class_of_hostile_and_correct_submissions(tmp_path, twin_exercises, sandbox):
+    """Every case above in one parallel batch with correct submissions: the batch completes
+    within its limits, correct ones keep full marks, hostile ones get their outcome, and no
+    process is left running."""
+    from grader import batch
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    port = listener.getsockname()[1]
+    klass = tmp_path / "class"
+    cases = sorted(OUTCOMES)
+    for case in cases:
+        (klass / case).mkdir(parents=True)
+        (klass / case / "manual_gradient.py").write_text(source(case, port))
+    for i in range(3):
+        (klass / f"correct{i}").mkdir()
+        (klass / f"correct{i}" / "manual_gradient.py").write_text(KEY)
+    exercise = [e for e in twin_exercises if e.id == "manual_gradient"]
+    started = time.monotonic()
+    done = batch.run(submissions_dir=klass, exercises=exercise, config=CONFIG, lang="en",
+                     root=ROOT, jobs=2)
+    elapsed = time.monotonic() - started
+    assert not done.lost, done.lost
+    results = {r.submission: r.exercises[0] for r in done.results}
+    assert set(results) == set(cases) | {"correct0", "correct1", "correct2"}
+    for i in range(3):
+        assert results[f"correct{i}"].score == results[f"correct{i}"].max_score
+    for case in cases:
+        ex, (status, _) = results[case], OUTCOMES[case]
+        if status == "full":
+            assert ex.score == ex.max_score, case
+        elif status == "partial":
+            assert 0 < ex.score < ex.max_score, case
+        else:
+            assert ex.score == 0 and ex.status == status, (case, ex.status, ex.score)
+    # Sequentially this is the sum of the cases' limits; two jobs must take well under that.
+    assert elapsed < len(cases) * CONFIG.time_per_exercise
+    sandbox._wait_ready()
+    if sandbox.isolation == "namespaces":  # elsewhere, see test_no_process_survives_...
+        time.sleep(0.2)
+        assert processes_with("97531") == [] and processes_with("97532") == []
+    listener.settimeout(0.1)
+    with pytest.raises(socket.timeout):
+        listener.accept()
+    listener.close()
