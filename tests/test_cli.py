@@ -39,6 +39,7 @@ def test_starter_fails_with_exit_1(fast, capsys):
     assert main(fast + ["check", "manual_gradient"]) == 1
     out = capsys.readouterr().out
     assert "NotImplementedError" in out and "python -m grader hint manual_gradient" in out
+    assert "Not awarded yet" in out  # why a constraint check earns nothing yet
 
 
 def test_language_switch(fast, capsys):

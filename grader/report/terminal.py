@@ -45,7 +45,11 @@ def exercise_panel(e: ExerciseResult, lang: str) -> Panel:
         label = escape(c.title.get(lang)) + (" [magenta](bonus)[/]" if c.bonus else "")
         table.add_row(f"[{c_color}]{c_icon}[/]", label,
                       f"{_fmt(c.points)}/{_fmt(c.max_points)}")
-        if c.status in ("passed", "skipped") or e.message is not None:
+        if c.status == "passed" or e.message is not None:
+            continue
+        if c.status == "skipped":  # a constraint not yet awarded: say why, briefly
+            if c.message is not None:
+                table.add_row("", f"[dim]{escape(c.message.get(lang))}[/]", "")
             continue
         detail = []
         if c.message is not None:
