@@ -1,0 +1,72 @@
+"""`grader validate`: full marks for key and variants, lost points for mutants, exit 1 on a miss."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from conftest import SOLUTIONS
+from grader.cli import main
+from grader.validate import audit
+
+KEY = SOLUTIONS / "custom_sigmoid.py"
+VARIANT = SOLUTIONS / "variants" / "custom_sigmoid" / "tanh_identity.py"
+MUTANT = SOLUTIONS / "mutants" / "custom_sigmoid" / "missing_one_minus_y.py"
+
+
+@pytest.fixture
+def fast(tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    path = tmp_path / "config.yaml"
+    path.write_text("examples: 10\ntime_per_call: 2\nlanguage: en\n")
+    return ["--config", str(path)]
+
+
+def _solutions(root, *, key=KEY, variants=(), mutants=()):
+    """A solutions folder holding copies of the given files, in the layout validate reads."""
+    folder = root / "solutions"
+    (folder / "variants" / "custom_sigmoid").mkdir(parents=True)
+    (folder / "mutants" / "custom_sigmoid").mkdir(parents=True)
+    if key is not None:
+        shutil.copyfile(key, folder / "custom_sigmoid.py")
+    for name, src in variants:
+        shutil.copyfile(src, folder / "variants" / "custom_sigmoid" / name)
+    for name, src in mutants:
+        shutil.copyfile(src, folder / "mutants" / "custom_sigmoid" / name)
+    return folder
+
+
+def test_sound_audit_exits_0_with_table(tmp_path, fast, capsys):
+    folder = _solutions(tmp_path, variants=[("v.py", VARIANT)], mutants=[("m.py", MUTANT)])
+    code = main(fast + ["validate", "custom_sigmoid", "--solutions", str(folder)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "variants accepted 1/1, mutants rejected 1/1 (mutation score 100%)" in out
+    assert "backward_vjp" in out  # the table says which check caught the mutant
+
+
+def test_wrong_variant_and_surviving_mutant_are_misses(tmp_path, fast, capsys):
+    # Roles swapped: the mutant poses as a correct variant, the key as a known-wrong answer.
+    folder = _solutions(tmp_path, variants=[("v.py", MUTANT)], mutants=[("m.py", KEY)])
+    code = main(fast + ["validate", "custom_sigmoid", "--solutions", str(folder)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "variants accepted 0/1, mutants rejected 0/1 (mutation score 0%)" in out
+    assert out.count("MISS") == 2
+
+
+def test_missing_key_and_no_mutants_fail_the_audit(tmp_path, sandbox, exercises, fast_config):
+    folder = _solutions(tmp_path, key=None, variants=[("v.py", VARIANT)])
+    result = audit(exercise=exercises["custom_sigmoid"], solutions=folder, config=fast_config,
+                   sandbox=sandbox)
+    key = result.trials[0]
+    assert key.role == "key" and key.result.status == "missing" and not key.ok
+    assert result.count("variant") == (1, 1) and result.count("mutant") == (0, 0)
+    assert not result.ok
+
+
+def test_an_audit_needs_a_mutant(tmp_path, fast, capsys):
+    folder = _solutions(tmp_path, variants=[("v.py", VARIANT)])
+    assert main(fast + ["validate", "custom_sigmoid", "--solutions", str(folder)]) == 1
+    assert "needs at least one variant and one mutant" in capsys.readouterr().out
