@@ -194,7 +194,7 @@ def _validate(args, config, lang, exercises, sandbox, console) -> int:
         m_ok, m_all = result.count("mutant")
         console.print(f"{exercise.id}: variants accepted {v_ok}/{v_all}, "
                       f"mutants rejected {m_ok}/{m_all} "
-                      f"(mutation score {100 * m_ok / max(m_all, 1):.0f}%)")
+                      f"(mutation score {100 * m_ok / max(m_all, 1):.0f}%)", soft_wrap=True)
         if not (v_all and m_all):
             console.print(f"[red]{exercise.id}: needs at least one variant and one mutant[/]")
         all_ok &= result.ok
