@@ -36,6 +36,15 @@ def fast_config():
 
 
 @pytest.fixture
+def fast(tmp_path, monkeypatch):
+    """Command-line arguments for a fast, English config (the CLI tests)."""
+    monkeypatch.setenv("COLUMNS", "200")  # no wrapping in the captured report
+    path = tmp_path / "config.yaml"
+    path.write_text("examples: 10\ntime_per_call: 2\nlanguage: en\n")
+    return ["--config", str(path)]
+
+
+@pytest.fixture
 def grade_files(tmp_path, sandbox, exercises, fast_config):
     """Grade a submission made of {relative path: source text}; returns the SubmissionResult."""
 

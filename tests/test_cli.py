@@ -4,18 +4,8 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from conftest import EXERCISES, SOLUTIONS
 from grader.cli import main
-
-
-@pytest.fixture
-def fast(tmp_path, monkeypatch):
-    monkeypatch.setenv("COLUMNS", "200")  # no wrapping in the captured report
-    path = tmp_path / "config.yaml"
-    path.write_text("examples: 10\ntime_per_call: 2\nlanguage: en\n")
-    return ["--config", str(path)]
 
 
 def test_key_passes_with_json(tmp_path, fast, capsys):

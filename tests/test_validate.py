@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import shutil
 
-import pytest
-
 from conftest import SOLUTIONS
 from grader.cli import main
 from grader.validate import audit
@@ -13,14 +11,6 @@ from grader.validate import audit
 KEY = SOLUTIONS / "custom_sigmoid.py"
 VARIANT = SOLUTIONS / "variants" / "custom_sigmoid" / "tanh_identity.py"
 MUTANT = SOLUTIONS / "mutants" / "custom_sigmoid" / "missing_one_minus_y.py"
-
-
-@pytest.fixture
-def fast(tmp_path, monkeypatch):
-    monkeypatch.setenv("COLUMNS", "200")
-    path = tmp_path / "config.yaml"
-    path.write_text("examples: 10\ntime_per_call: 2\nlanguage: en\n")
-    return ["--config", str(path)]
 
 
 def _solutions(root, *, key=KEY, variants=(), mutants=()):
