@@ -18,6 +18,11 @@ EXERCISES = ROOT / "exercises"
 SOLUTIONS = ROOT / "solutions"
 
 
+def find_check(exercise, check_id):
+    """The check of an exercise with this id."""
+    return next(c for c in exercise.checks if c.id == check_id)
+
+
 @pytest.fixture(scope="session")
 def sandbox():
     with Sandbox().start() as sb:

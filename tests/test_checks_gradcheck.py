@@ -6,7 +6,7 @@ import pytest
 import torch
 
 import sigmoids
-from conftest import EXERCISES
+from conftest import EXERCISES, find_check
 from grader import spec
 from grader.checks.gradcheck import analytical, numerical, perturbed
 from grader.errors import SpecError
@@ -20,10 +20,6 @@ XG = dict(X, g=torch.tensor([1.5, -2.0, 0.25, 1.0], dtype=torch.float64))
 @pytest.fixture(scope="module")
 def ex():
     return spec.load(EXERCISES / "custom_sigmoid" / "exercise.yaml")
-
-
-def check(ex, check_id):
-    return next(c for c in ex.checks if c.id == check_id)
 
 
 def test_perturbed_points_move_one_element_each_way():
@@ -43,12 +39,12 @@ def test_numerical_and_analytical_jacobians_of_a_linear_map():
 
 
 def test_gradcheck_passes_a_right_backward(ex):
-    assert judge(ex, check(ex, "gradcheck"), X, sigmoid=sigmoids.GOOD) is None
+    assert judge(ex, find_check(ex, "gradcheck"), X, sigmoid=sigmoids.GOOD) is None
 
 
 def test_gradcheck_names_the_worst_jacobian_entry(ex):
     wrong = sigmoids.function(sigmoids.plain, lambda g, y, x: g * y)
-    verdict = judge(ex, check(ex, "gradcheck"), X, sigmoid=wrong)
+    verdict = judge(ex, find_check(ex, "gradcheck"), X, sigmoid=wrong)
     assert verdict.status == "failed"
     # y = σ(4) is the farthest from y(1 - y): the worst entry is the last diagonal one
     assert "∂sigmoid(...)[3]/∂x[3]: your backward 0.98201379, numerical 0.0176627" in \
@@ -58,33 +54,33 @@ def test_gradcheck_names_the_worst_jacobian_entry(ex):
 
 def test_gradcheck_sees_an_ignored_upstream_off_the_diagonal(ex):
     ignores = sigmoids.function(sigmoids.plain, lambda g, y, x: y * (1 - y))
-    verdict = judge(ex, check(ex, "gradcheck"), X, sigmoid=ignores)
+    verdict = judge(ex, find_check(ex, "gradcheck"), X, sigmoid=ignores)
     assert verdict is not None and "numerical 0 (" in verdict.message.en
 
 
 def test_gradcheck_without_grad_fn_says_apply(ex):
-    verdict = judge(ex, check(ex, "gradcheck"), X, sigmoid=lambda x: sigmoids.plain(x).detach())
+    verdict = judge(ex, find_check(ex, "gradcheck"), X, sigmoid=lambda x: sigmoids.plain(x).detach())
     assert "no grad_fn" in verdict.message.en and ".apply(...)" in verdict.message.en
 
 
 def test_gradcheck_wants_float64_outputs(ex):
-    verdict = judge(ex, check(ex, "gradcheck"), X, sigmoid=lambda x: sigmoids.GOOD(x.float()))
+    verdict = judge(ex, find_check(ex, "gradcheck"), X, sigmoid=lambda x: sigmoids.GOOD(x.float()))
     assert "float32" in verdict.message.en
 
 
 def test_gradgradcheck_passes_a_differentiable_backward(ex):
-    assert judge(ex, check(ex, "double_backward"), XG, sigmoid=sigmoids.GOOD) is None
+    assert judge(ex, find_check(ex, "double_backward"), XG, sigmoid=sigmoids.GOOD) is None
 
 
 def test_gradgradcheck_names_a_backward_under_no_grad(ex):
     stuck = sigmoids.function(sigmoids.plain, sigmoids.no_grad)
-    verdict = judge(ex, check(ex, "double_backward"), XG, sigmoid=stuck)
+    verdict = judge(ex, find_check(ex, "double_backward"), XG, sigmoid=stuck)
     assert "cannot be differentiated again" in verdict.message.en
     assert "x.grad[" in verdict.message.en and "torch.no_grad()" in verdict.message.id
 
 
 def test_probe_reports_points_and_rows_but_no_verdict(ex):
-    reply, values = probe(check(ex, "gradcheck"), X, sigmoid=sigmoids.GOOD)
+    reply, values = probe(find_check(ex, "gradcheck"), X, sigmoid=sigmoids.GOOD)
     data = values["data"]
     assert set(data) == {"base", "points", "rows", "differentiable"}
     assert len(data["points"]) == 2 * 4 and len(data["rows"]) == 4
@@ -136,6 +132,6 @@ def test_an_output_shape_that_changes_near_the_input_is_named(ex):
         y = sigmoids.GOOD(x)
         return y if x[0] <= -3.0 else y[None]
 
-    verdict = judge(ex, check(ex, "gradcheck"), X, sigmoid=jumpy)
+    verdict = judge(ex, find_check(ex, "gradcheck"), X, sigmoid=jumpy)
     assert "gradcheck: the output's structure or shape changes" in verdict.message.en
     assert verdict.message.id.startswith("gradcheck: struktur atau shape hasil berubah")

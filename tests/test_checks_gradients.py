@@ -6,7 +6,7 @@ import pytest
 import torch
 
 import sigmoids
-from conftest import EXERCISES
+from conftest import EXERCISES, find_check
 from grader import spec
 from grader.errors import SpecError
 from inprocess import judge, probe
@@ -21,12 +21,8 @@ def ex():
     return spec.load(EXERCISES / "custom_sigmoid" / "exercise.yaml")
 
 
-def check(ex, check_id):
-    return next(c for c in ex.checks if c.id == check_id)
-
-
 def test_request_sends_the_upstream_to_backward_not_to_the_function(ex):
-    reply, values = probe(check(ex, "backward_vjp"), INPUTS, sigmoid=sigmoids.GOOD)
+    reply, values = probe(find_check(ex, "backward_vjp"), INPUTS, sigmoid=sigmoids.GOOD)
     assert reply["ok"] is True and len(values["args_after"]) == 1
     grad = values["grads"][0].data
     x = INPUTS["x"].clone().requires_grad_(True)
@@ -36,19 +32,19 @@ def test_request_sends_the_upstream_to_backward_not_to_the_function(ex):
 
 def test_vjp_passes_a_right_backward_on_a_noncontiguous_input(ex):
     assert not INPUTS["x"].is_contiguous()
-    assert judge(ex, check(ex, "backward_vjp"), INPUTS, sigmoid=sigmoids.GOOD) is None
+    assert judge(ex, find_check(ex, "backward_vjp"), INPUTS, sigmoid=sigmoids.GOOD) is None
 
 
 def test_vjp_names_an_ignored_grad_output(ex):
     ignores = sigmoids.function(sigmoids.plain, lambda g, y, x: y * (1 - y))
-    verdict = judge(ex, check(ex, "backward_vjp"), INPUTS, sigmoid=ignores)
+    verdict = judge(ex, find_check(ex, "backward_vjp"), INPUTS, sigmoid=ignores)
     assert verdict.message.en.startswith("backward ignores grad_output")
     assert "x.grad[" in verdict.message.en and "mengabaikan grad_output" in verdict.message.id
 
 
 def test_vjp_wrong_derivative_is_not_called_an_ignored_upstream(ex):
     wrong = sigmoids.function(sigmoids.plain, lambda g, y, x: g * y)
-    verdict = judge(ex, check(ex, "backward_vjp"), INPUTS, sigmoid=wrong)
+    verdict = judge(ex, find_check(ex, "backward_vjp"), INPUTS, sigmoid=wrong)
     assert "ignores" not in verdict.message.en
     assert "The gradient of `x` through backward (grad_output = `g`) is wrong" in verdict.message.en
 
@@ -56,13 +52,13 @@ def test_vjp_wrong_derivative_is_not_called_an_ignored_upstream(ex):
 def test_all_ones_upstream_is_not_blamed_for_being_ignored(ex):
     ones = dict(INPUTS, g=torch.ones(3, 2, dtype=torch.float64))
     wrong = sigmoids.function(sigmoids.plain, lambda g, y, x: y * (1 - y) * 2)
-    verdict = judge(ex, check(ex, "backward_vjp"), ones, sigmoid=wrong)
+    verdict = judge(ex, find_check(ex, "backward_vjp"), ones, sigmoid=wrong)
     assert "ignores" not in verdict.message.en
 
 
 def test_vjp_none_gradient_says_return_one(ex):
     nothing = sigmoids.function(sigmoids.plain, lambda g, y, x: None)
-    verdict = judge(ex, check(ex, "backward_vjp"), INPUTS, sigmoid=nothing)
+    verdict = judge(ex, find_check(ex, "backward_vjp"), INPUTS, sigmoid=nothing)
     assert "returned None" in verdict.message.en
 
 
@@ -71,9 +67,9 @@ def test_vjp_finite_finds_nan_where_torch_is_finite(ex):
                               lambda g, y, x: g * torch.exp(-x) / (1 + torch.exp(-x)) ** 2)
     wide = {"x": torch.tensor([1.0, -800.0], dtype=torch.float64),
             "g": torch.tensor([1.0, 1.0], dtype=torch.float64)}
-    verdict = judge(ex, check(ex, "backward_finite"), wide, sigmoid=naive)
+    verdict = judge(ex, find_check(ex, "backward_finite"), wide, sigmoid=naive)
     assert "x.grad[1] = nan (at x[1] = -800)" in verdict.message.en
-    assert judge(ex, check(ex, "backward_finite"), wide, sigmoid=sigmoids.GOOD) is None
+    assert judge(ex, find_check(ex, "backward_finite"), wide, sigmoid=sigmoids.GOOD) is None
 
 
 SPEC = """\

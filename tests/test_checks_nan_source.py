@@ -6,7 +6,7 @@ import pytest
 import torch
 from hypothesis import given, settings
 
-from conftest import EXERCISES
+from conftest import EXERCISES, find_check
 from grader import recipes, spec
 from grader.checks import KINDS
 from grader.checks.base import Judging
@@ -15,8 +15,8 @@ from grader.errors import SpecError
 from inprocess import probe
 
 EXERCISE = spec.load(EXERCISES / "nan_debugging" / "exercise.yaml")
-POISONED = next(c for c in EXERCISE.checks if c.id == "find_nan_source_poisoned")
-RESTORES = next(c for c in EXERCISE.checks if c.id == "find_nan_source_restores")
+POISONED = find_check(EXERCISE, "find_nan_source_poisoned")
+RESTORES = find_check(EXERCISE, "find_nan_source_restores")
 
 
 def t(*values):

@@ -7,6 +7,7 @@ import json
 from classdata import ENV, submission
 from grader.report import jsonout
 from grader.results import CHECK_STATUSES, EXERCISE_STATUSES
+from grader.spec import Text
 
 
 def test_contract_fields_and_types(tmp_path):
@@ -29,8 +30,8 @@ def test_contract_fields_and_types(tmp_path):
 
 def test_language_picks_the_text_and_keeps_non_ascii(tmp_path):
     result = submission("dewi", {"a": "failed"})
-    result.exercises[0].checks[0].hint = type(result.exercises[0].checks[0].title)(
-        id="Gunakan rumus σ(x)·(1 − σ(x))", en="Use σ(x)·(1 − σ(x))")
+    result.exercises[0].checks[0].hint = Text(id="Gunakan rumus σ(x)·(1 − σ(x))",
+                                              en="Use σ(x)·(1 − σ(x))")
     jsonout.write(tmp_path / "r.json", result, "id")
     text = (tmp_path / "r.json").read_text(encoding="utf-8")
     assert "σ(x)·(1 − σ(x))" in text  # written as UTF-8, not \u escapes

@@ -3,8 +3,10 @@ ranges, non-contiguous layouts, and per-check seeds that make a run repeatable."
 
 from __future__ import annotations
 
+import torch
 from hypothesis import given, seed
 
+from conftest import find_check
 from grader import strategies
 
 
@@ -22,13 +24,9 @@ def _draws(exercise, check, n=60, at=0) -> list[dict]:
     return seen
 
 
-def _check(exercise, cid):
-    return next(c for c in exercise.checks if c.id == cid)
-
-
 def test_named_dims_get_distinct_sizes_and_consistent_shapes(exercises):
     ex = exercises["manual_gradient"]
-    draws = _draws(ex, _check(ex, "mlp_grads_value"))
+    draws = _draws(ex, find_check(ex, "mlp_grads_value"))
     assert len(draws) >= 30
     for d in draws:
         n, dim = d["x"].shape
@@ -36,14 +34,13 @@ def test_named_dims_get_distinct_sizes_and_consistent_shapes(exercises):
         assert len({n, dim, h, o}) == 4, (n, dim, h, o)  # a transpose cannot pass by chance
         assert d["W1"].shape == (h, dim) and d["W2"].shape == (o, h)
         assert d["b1"].shape == (h,) and d["b2"].shape == (o,) and d["y"].shape == (n, o)
-        assert all(t.dtype.is_floating_point and str(t.dtype) == "torch.float64"
-                   for t in d.values())
+        assert all(t.dtype == torch.float64 for t in d.values())
         assert float(d["x"].abs().max()) <= 2 and float(d["W1"].abs().max()) <= 1
 
 
 def test_dtypes_layouts_and_like_shapes(exercises):
     ex = exercises["custom_sigmoid"]
-    draws = _draws(ex, _check(ex, "backward_vjp"), n=80)
+    draws = _draws(ex, find_check(ex, "backward_vjp"), n=80)
     dtypes = {str(d["x"].dtype) for d in draws}
     assert dtypes == {"torch.float32", "torch.float64"}
     assert any(not d["x"].is_contiguous() for d in draws)  # strided views are drawn too
@@ -56,7 +53,7 @@ def test_dtypes_layouts_and_like_shapes(exercises):
 
 def test_seeds_are_per_check_and_repeatable(exercises):
     ex = exercises["manual_gradient"]
-    a, b = _check(ex, "df_value"), _check(ex, "grad_g_value")
+    a, b = find_check(ex, "df_value"), find_check(ex, "grad_g_value")
     assert strategies.seed_for(0, ex, a) == strategies.seed_for(0, ex, a)
     assert len({strategies.seed_for(0, ex, a), strategies.seed_for(0, ex, b),
                 strategies.seed_for(1, ex, a)}) == 3
