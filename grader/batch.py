@@ -46,8 +46,17 @@ def discover(directory: Path) -> list[Task]:
     directory = Path(directory)
     if not directory.is_dir():
         raise GraderError(f"submissions directory not found: {directory}")
-    return [Task(p.name, p) for p in sorted(directory.iterdir(), key=lambda p: p.name)
-            if p.is_dir() and not p.name.startswith(".")]
+    entries = sorted(directory.iterdir(), key=lambda p: p.name)
+    tasks = [Task(p.name, p) for p in entries if p.is_dir() and not p.name.startswith(".")]
+    if not tasks:
+        files = [p.name for p in entries if p.is_file() and p.suffix == ".py"]
+        hint = (f"; it holds {', '.join(files[:3])}{', ...' if len(files) > 3 else ''}, so it "
+                f"looks like one submission: grade it with `python -m grader check "
+                f"--submission {directory}`" if files else
+                "; put each student's files in a folder of their own (DIR/student007/...)")
+        raise GraderError(f"no submissions in {directory}: batch grades every subfolder, and "
+                          f"there is none{hint}")
+    return tasks
 
 
 def parse_shard(text: str) -> tuple[int, int]:

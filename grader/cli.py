@@ -1,13 +1,17 @@
 """The command line: parsing, exit codes and printing; the work is in grading and validate.
 
 Exit codes: 0 everything has full marks (or the command succeeded), 1 some exercise lost points
-(or validate found a miss), 2 a usage, config or spec error.
+(or validate found a miss, or batch could not grade a submission), 2 a usage, config or spec
+error (one message naming the file, line and key; never a traceback), 3 a bug in the grader
+(its traceback, then "please report" with the versions), 130 interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import traceback
 from pathlib import Path
 
 from rich.console import Console
@@ -15,12 +19,14 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import __version__, config as config_mod, spec as spec_mod
-from .errors import GraderError
+from .errors import GraderError, bug_report
 from .grading import grade
 from .report import jsonout, terminal
 from .sandbox.client import Sandbox
 
 ROOT = Path(__file__).resolve().parents[1]
+USAGE, BUG = 2, 3
+"""Exit codes besides 0 and 1: a usage, config or spec error; a bug in the grader itself."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -89,45 +95,103 @@ def main(argv=None) -> int:
     try:
         if args.command in (None, "check", "validate", "watch"):
             sandbox = Sandbox().start()  # imports torch while the specs load
-        config = config_mod.load_or_default(args.config)
-        lang = getattr(args, "lang", None) or config.language
-        exercises = spec_mod.discover(args.exercises_dir, root=ROOT)
-        if args.command in (None, "check"):
-            return _check(args, config, lang, exercises, sandbox, console)
-        if args.command == "list":
-            return _list(exercises, lang, console)
-        if args.command == "watch":
-            return _watch(args, config, lang, exercises, sandbox, console)
-        if args.command == "hint":
-            return _hint(_select(exercises, [args.id])[0], lang, console)
-        if args.command == "validate":
-            return _validate(args, config, lang, exercises, sandbox, console)
-        if args.command == "batch":
-            return _batch(args, config, lang, exercises, console)
-        if args.command == "merge":
-            return _merge(args, config, console)
+        return _run(args, console, sandbox)
     except GraderError as exc:
-        err.print(f"[red]error:[/] {escape(str(exc))}")
-        return 2
+        err.print(f"[red]error:[/] {escape(str(exc))}", soft_wrap=True)
+        return USAGE
     except KeyboardInterrupt:
         err.print("[yellow]interrupted[/]")
         return 130
+    except BrokenPipeError:  # the reader of our output went away (`| head`): stop quietly
+        _silence_stdout()
+        return 141
+    except OSError as exc:
+        if exc.filename is None:
+            return _bug(err)
+        # The machine's files, not the grader: a folder that cannot be written, a full disk.
+        err.print(f"[red]error:[/] {escape(str(exc.filename))}: {escape(exc.strerror or str(exc))}",
+                  soft_wrap=True)
+        return USAGE
+    except Exception:
+        return _bug(err)
     finally:
         if sandbox is not None:
             sandbox.close()
-    return 2
+
+
+def _run(args, console, sandbox) -> int:
+    config = config_mod.load_or_default(args.config)
+    lang = getattr(args, "lang", None) or config.language
+    exercises = spec_mod.discover(args.exercises_dir, root=ROOT)
+    if args.command in (None, "check"):
+        return _check(args, config, lang, exercises, sandbox, console)
+    if args.command == "list":
+        return _list(exercises, lang, console)
+    if args.command == "watch":
+        return _watch(args, config, lang, exercises, sandbox, console)
+    if args.command == "hint":
+        return _hint(_select(exercises, [args.id])[0], lang, console)
+    if args.command == "validate":
+        return _validate(args, config, lang, exercises, sandbox, console)
+    if args.command == "batch":
+        return _batch(args, config, lang, exercises, console)
+    if args.command == "merge":
+        return _merge(args, config, console)
+    return USAGE
+
+
+def _bug(err) -> int:
+    """A bug in the grader itself: the one case that shows the grader's traceback."""
+    err.print(traceback.format_exc().rstrip(), markup=False, highlight=False, soft_wrap=True)
+    err.print(f"[red]{escape(bug_report())}[/]", soft_wrap=True)
+    return BUG
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that Python's final flush does not complain again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def _directory(path: Path, what: str) -> Path:
+    """A submission folder given on the command line, or a usage error that says what is wrong."""
+    if path.is_file():
+        raise GraderError(f"{what} {path} is a file, not a folder; give the folder that holds "
+                          f"the exercise files (e.g. {path.parent or '.'})")
+    if not path.is_dir():
+        raise GraderError(f"{what} not found: {path}")
+    return path
+
+
+def _json_target(path: Path | None) -> Path | None:
+    """Where --json writes: its folder is created, and a path that cannot be a file is refused
+    before anything is graded."""
+    if path is None:
+        return None
+    if path.is_dir():
+        raise GraderError(f"--json {path} is a folder; give a file name such as {path / 'result.json'}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise GraderError(f"--json {path}: cannot create its folder {path.parent}: "
+                          f"{exc.strerror or exc}") from None
+    return path
 
 
 def _check(args, config, lang, exercises, sandbox, console) -> int:
     chosen = _select(exercises, getattr(args, "ids", None))
-    submission = getattr(args, "submission", None) or args.exercises_dir
-    if not submission.is_dir():
-        raise GraderError(f"submission directory not found: {submission}")
+    submission = _directory(getattr(args, "submission", None) or args.exercises_dir,
+                            "submission directory")
+    json_path = _json_target(getattr(args, "json", None))
     result = grade(submission_dir=submission, exercises=chosen, config=config, sandbox=sandbox,
                    on_exercise=lambda e: console.print(terminal.exercise_panel(e, lang)))
     terminal.render_total(result, lang, console)
-    if getattr(args, "json", None):
-        jsonout.write(args.json, result, lang)
+    if json_path is not None:
+        jsonout.write(json_path, result, lang)
     return 0 if result.full_marks else 1
 
 
@@ -135,9 +199,7 @@ def _watch(args, config, lang, exercises, sandbox, console) -> int:
     from .watch import watch
 
     chosen = _select(exercises, args.ids)
-    directory = args.submission or args.exercises_dir
-    if not directory.is_dir():
-        raise GraderError(f"submission directory not found: {directory}")
+    directory = _directory(args.submission or args.exercises_dir, "submission directory")
     waiting = ("Menunggu perubahan (Ctrl-C untuk berhenti)..." if lang == "id"
                else "Watching for changes (Ctrl-C to stop)...")
 
@@ -175,10 +237,15 @@ def _hint(exercise, lang, console) -> int:
 
 
 def _validate(args, config, lang, exercises, sandbox, console) -> int:
-    from .validate import audit
+    from .validate import audit, miss_reason
 
+    chosen = _select(exercises, args.ids)
+    if not args.solutions.is_dir():
+        raise GraderError(f"solutions folder not found: {args.solutions}; validate needs the "
+                          "answer key (solutions/<id>.py, variants/ and mutants/), or give "
+                          "--solutions DIR")
     all_ok = True
-    for exercise in _select(exercises, args.ids):
+    for exercise in chosen:
         result = audit(exercise=exercise, solutions=args.solutions, config=config,
                        sandbox=sandbox)
         table = Table(title=f"{exercise.id}", title_justify="left")
@@ -190,6 +257,10 @@ def _validate(args, config, lang, exercises, sandbox, console) -> int:
             info = ", ".join(t.caught_by) if t.role == "mutant" else t.result.status
             table.add_row(t.role, escape(Path(t.file).name), score, verdict, escape(info))
         console.print(table)
+        for t in result.trials:
+            if not t.ok:
+                console.print(f"[red]MISS[/] {escape(t.file)}: {escape(miss_reason(t, lang))}",
+                              soft_wrap=True)
         v_ok, v_all = result.count("variant")
         m_ok, m_all = result.count("mutant")
         console.print(f"{exercise.id}: variants accepted {v_ok}/{v_all}, "

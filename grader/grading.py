@@ -21,7 +21,7 @@ from . import __version__, strategies, submission
 from .checks import KINDS
 from .checks.base import Judging, Verdict
 from .config import Config
-from .messages import both, forbidden, raised, tampered
+from .messages import both, forbidden, missing_file, raised, tampered, undecodable
 from .refs import SpecBug
 from .results import CheckResult, ExerciseResult, SubmissionResult
 from .sandbox.client import Sandbox, SandboxError, WorkerLost
@@ -80,10 +80,9 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
     hidden = len(exercise.checks) - len(checks)
     found = submission.locate(submission_dir, exercise.file)
     if not found:
-        return _whole(exercise, checks, "missing", both(
-            "File {f} tidak ditemukan di {d}. Simpan jawabanmu dengan nama {f}.",
-            "File {f} not found in {d}. Save your answer as {f}.",
-            f=exercise.file, d=str(submission_dir)), hidden=hidden)
+        return _whole(exercise, checks, "missing", missing_file(
+            exercise.file, str(submission_dir),
+            submission.near_misses(submission_dir, exercise.file)), hidden=hidden)
     if len(found) > 1:
         names = ", ".join(str(p.relative_to(submission_dir)) for p in found)
         return _whole(exercise, checks, "error", both(
@@ -92,7 +91,7 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
     path = found[0]
     rel = str(path.relative_to(submission_dir))
     try:
-        source = path.read_text(encoding="utf-8")
+        source = submission.read_source(path)
         tree = ast.parse(source, filename=exercise.file)
     except SyntaxError as exc:
         line = (exc.text or "").rstrip()
@@ -101,6 +100,9 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
             f=exercise.file, n=exc.lineno, m=exc.msg),
             traceback=[f'File "{exercise.file}", line {exc.lineno}', f"    {line}"] if line else [],
             file=rel, hidden=hidden)
+    except submission.SourceError as exc:
+        return _whole(exercise, checks, "error", undecodable(
+            exercise.file, exc.line, exc.encoding, exc.reason), file=rel, hidden=hidden)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         return _whole(exercise, checks, "error", both(
             "{f} tidak bisa dibaca: {m}", "{f} cannot be read: {m}", f=exercise.file, m=exc),

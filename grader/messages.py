@@ -100,3 +100,26 @@ def tampered(names) -> Text:
     return both("File-mu mengganti fungsi torch ({n}); grader tidak mengizinkannya.",
                 "Your file replaces torch functions ({n}); the grader does not allow that.",
                 n=joined)
+
+
+def missing_file(f: str, d: str, near: list[str]) -> Text:
+    """No file of the exercise's name; `near` are names that look like a slip for it."""
+    if not near:
+        return both("File {f} tidak ditemukan di {d}. Simpan jawabanmu dengan nama {f}.",
+                    "File {f} not found in {d}. Save your answer as {f}.", f=f, d=d)
+    return both("File {f} tidak ditemukan di {d}, tetapi ada {n}. Ganti namanya menjadi tepat "
+                "{f} (huruf kecil, garis bawah, berakhiran .py).",
+                "File {f} not found in {d}, but there is {n}. Rename it to exactly {f} "
+                "(lowercase, underscores, ending in .py).", f=f, d=d, n=", ".join(near))
+
+
+def undecodable(f: str, line, encoding, reason: str) -> Text:
+    """A file Python cannot decode (submission.SourceError)."""
+    where = {"id": f"{f}, baris {line}" if line else f,
+             "en": f"{f}, line {line}" if line else f}
+    enc = encoding or "?"
+    return Text(
+        id=f"{where['id']}: tidak bisa dibaca sebagai {enc} ({reason}). Simpan file sebagai "
+           "UTF-8 (di editormu: Save with Encoding / Simpan dengan pengodean UTF-8).",
+        en=f"{where['en']}: cannot be decoded as {enc} ({reason}). Save the file as UTF-8 "
+           "(in your editor: Save with Encoding, UTF-8).")

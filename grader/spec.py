@@ -67,6 +67,8 @@ class Reference:
     args: tuple[str, ...]
     expr: str
     code: object = field(compare=False, repr=False)
+    line: int | None = field(default=None, compare=False)
+    """Where `expr` is in the spec, for errors found when it is evaluated."""
 
 
 @dataclass(frozen=True)
@@ -165,7 +167,8 @@ def load_references(node: Node) -> dict:
             code = compile(expr.strip(), f"{body.file}:{body.where('expr')}", "eval")
         except SyntaxError as exc:
             raise body.error("expr", f"not a Python expression: {exc.msg}") from None
-        refs[name] = Reference(name=name, args=tuple(args), expr=expr.strip(), code=code)
+        refs[name] = Reference(name=name, args=tuple(args), expr=expr.strip(), code=code,
+                               line=body.where("expr"))
     return refs
 
 
@@ -341,12 +344,16 @@ def load(path: Path, root: Path | None = None) -> Exercise:
             raise node.error("tolerances", f"expected dtype: {{rtol: .., atol: ..}}, got {dt!r}")
         tol.reject_unknown({"rtol", "atol"})
         tolerances[dt] = (float(tol.get_typed("rtol", float)), float(tol.get_typed("atol", float)))
-    return Exercise(
+    exercise = Exercise(
         id=ex_id, file=file, title=text(node, "title"), instructions=text(node, "instructions"),
         topics=tuple(str(t) for t in topics), hints=tuple(hints), references=refs, dims=dims,
         checks=tuple(checks), path=path,
         spec_hash=hashlib.sha256(path.read_bytes()).hexdigest()[:16], tolerances=tolerances,
     )
+    from .reftrial import try_references
+
+    try_references(exercise, display)  # a typo is the author's error now, not every student's
+    return exercise
 
 
 def discover(exercises_dir: Path, root: Path | None = None) -> list[Exercise]:

@@ -78,3 +78,24 @@ def audit(*, exercise: Exercise, solutions: Path, config: Config, sandbox: Sandb
         if on_trial:
             on_trial(trial)
     return out
+
+
+def miss_reason(trial: Trial, lang: str) -> str:
+    """Why a trial missed, in one line per cause: the exercise's own message (a file that
+    cannot be read or imported) and every check that did not pass; for a mutant, that nothing
+    caught it."""
+    r = trial.result
+    if trial.role == "mutant":
+        return ("got full marks: no check catches this mutant; add or tighten a check that "
+                "tells it apart from the answer key")
+    if r.status == "missing":
+        return "file not found"
+    reasons = []
+    if r.message is not None:
+        reasons.append(f"{r.status}: {r.message.get(lang)}")
+    for c in r.checks:
+        if c.status != "passed" and not c.bonus and not (r.message is not None
+                                                         and c.message is None):
+            text = c.message.get(lang) if c.message is not None else ""
+            reasons.append(f"{c.id} {c.status}" + (f": {text}" if text else ""))
+    return "; ".join(" ".join(x.split()) for x in reasons) or f"status {r.status}"

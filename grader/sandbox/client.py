@@ -121,6 +121,11 @@ class Sandbox:
         return {"killed": True, "exit": None, "signal": None, "template_lost": True}
 
     def close(self) -> None:
+        """End the template and every worker it still has, in order, on any path: before it
+        is ready (still importing torch, so no worker exists yet) it is simply terminated;
+        once ready, closing the channel makes it kill its unreaped workers and exit."""
+        if self.proc is not None and not self.ready:
+            self.proc.terminate()
         if self.ctl is not None:
             self.ctl.close()
             self.ctl = None
@@ -131,6 +136,7 @@ class Sandbox:
                 self.proc.kill()
                 self.proc.wait()
             self.proc = None
+        self.ready = False
 
     def __enter__(self):
         return self
