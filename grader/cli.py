@@ -87,15 +87,22 @@ def _select(exercises, ids):
     return [known[i] for i in ids]
 
 
+class _Console(Console):
+    def on_broken_pipe(self) -> None:  # rich would exit 1, which here means "lost points"
+        raise BrokenPipeError
+
+
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    console = Console(highlight=False)
+    console = _Console(highlight=False)
     err = Console(stderr=True, highlight=False)
     sandbox = None
     try:
         if args.command in (None, "check", "validate", "watch"):
             sandbox = Sandbox().start()  # imports torch while the specs load
-        return _run(args, console, sandbox)
+        code = _run(args, console, sandbox)
+        sys.stdout.flush()  # a closed pipe shows here, not in Python's flush at exit
+        return code
     except GraderError as exc:
         err.print(f"[red]error:[/] {escape(str(exc))}", soft_wrap=True)
         return USAGE

@@ -25,15 +25,15 @@ def test_key_passes_with_json(tmp_path, fast, capsys):
     assert "Total: 19/19" in capsys.readouterr().out
 
 
-def test_starter_fails_with_exit_1(fast, capsys):
-    assert main(fast + ["check", "manual_gradient"]) == 1
+def test_starter_fails_with_exit_1(fast, capsys, starters):
+    assert main(fast + ["check", "manual_gradient", "--submission", str(starters)]) == 1
     out = capsys.readouterr().out
     assert "NotImplementedError" in out and "python -m grader hint manual_gradient" in out
     assert "Not awarded yet" in out  # why a constraint check earns nothing yet
 
 
-def test_language_switch(fast, capsys):
-    main(fast + ["check", "manual_gradient", "--lang", "id"])
+def test_language_switch(fast, capsys, starters):
+    main(fast + ["check", "manual_gradient", "--lang", "id", "--submission", str(starters)])
     assert "melempar NotImplementedError" in capsys.readouterr().out
 
 

@@ -90,8 +90,8 @@ def test_a_backward_that_cannot_be_differentiated_only_loses_the_bonus(grade_fil
     assert "torch.no_grad()" in bonus.message.en and "x = tensor(" in bonus.counterexample
 
 
-def test_starter_scores_zero_with_not_implemented(grade_files, exercises):
-    ex = grade(grade_files, exercises[ID].path.parent / FILE)
+def test_starter_scores_zero_with_not_implemented(grade_files, starters):
+    ex = grade(grade_files, starters / FILE)
     dynamic = [c for c in ex.checks if c.kind != "forbidden_api"]
     assert ex.score == 0
     assert all(c.status == "error" for c in dynamic)

@@ -81,8 +81,8 @@ def test_mutant_loses_points_with_a_message(path, exercises, sandbox, fast_confi
     assert row.counterexample and "real = tensor(" in row.counterexample
 
 
-def test_starter_scores_zero_with_not_implemented(grade_files, exercises):
-    starter = exercises[ID].path.parent / f"{ID}.py"
+def test_starter_scores_zero_with_not_implemented(grade_files, starters):
+    starter = starters / f"{ID}.py"
     ex = by_id(grade_files({f"{ID}.py": starter}, ids=[ID]))[ID]
     assert ex.score == 0
     assert all(c.status == "error" for c in ex.checks)

@@ -66,8 +66,8 @@ def test_mutant_loses_points_with_a_message(grade_files, path):
         assert row.counterexample and "x = tensor(" in row.counterexample
 
 
-def test_starter_scores_zero_with_not_implemented(grade_files, exercises):
-    starter = exercises[ID].path.parent / "manual_gradient.py"
+def test_starter_scores_zero_with_not_implemented(grade_files, starters):
+    starter = starters / "manual_gradient.py"
     ex = by_id(grade_files({"manual_gradient.py": starter}, ids=[ID]))[ID]
     dynamic = [c for c in ex.checks if c.kind != "forbidden_api"]
     assert all(c.status == "error" for c in dynamic)

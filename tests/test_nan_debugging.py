@@ -75,8 +75,8 @@ def test_mutant_fails_its_check_with_a_message(sandbox, exercises, fast_config, 
         assert row.counterexample and "= tensor(" in row.counterexample
 
 
-def test_starter_fails_where_the_story_says(grade_files, exercises):
-    starter = exercises[ID].path.parent / "nan_debugging.py"
+def test_starter_fails_where_the_story_says(grade_files, starters):
+    starter = starters / "nan_debugging.py"
     ex = by_id(grade_files({"nan_debugging.py": starter}, ids=[ID]))[ID]
     rows = {c.id: c for c in ex.checks}
     # Small logits and non-zero rows are fine: the bugs only show on the realistic data.

@@ -11,6 +11,7 @@ import importlib.util
 import os
 import socket
 import sys
+import tempfile
 import traceback
 
 import torch
@@ -68,10 +69,31 @@ def isolate_path(scratch: str) -> None:
             del sys.modules[name]
 
 
+TEMP_VARS = ("TMPDIR", "TEMP", "TMP")
+CACHE_VARS = {"TORCHINDUCTOR_CACHE_DIR": "torchinductor", "TRITON_CACHE_DIR": "triton",
+              "XDG_CACHE_HOME": "cache", "MPLCONFIGDIR": "matplotlib"}
+"""Where torch and friends write caches of their own (torchinductor_<user> in /tmp, say)."""
+
+
+def private_tmp(scratch: str) -> str:
+    """A temporary directory inside the scratch copy, for everything the worker and the
+    libraries it calls write: it goes when the grader removes the scratch copy, so nothing of
+    the worker is left in the machine's /tmp."""
+    tmp = os.path.join(scratch, ".tmp")
+    os.makedirs(tmp, mode=0o700, exist_ok=True)
+    for var in TEMP_VARS:
+        os.environ[var] = tmp
+    for var, name in CACHE_VARS.items():
+        os.environ[var] = os.path.join(tmp, name)
+    tempfile.tempdir = tmp  # the template may have asked for the default already
+    return tmp
+
+
 def serve(sock: socket.socket, request: dict) -> None:
     """Import the student's file, then answer probe requests until the grader hangs up."""
     scratch = request["scratch"]
     os.chdir(scratch)
+    private_tmp(scratch)
     isolate_path(scratch)
     torch.set_num_threads(1)
     trap = Trap()
