@@ -43,7 +43,13 @@ def test_wrong_variant_and_surviving_mutant_are_misses(tmp_path, fast, capsys):
     out = capsys.readouterr().out
     assert code == 1
     assert "variants accepted 0/1, mutants rejected 0/1 (mutation score 0%)" in out
-    assert out.count("MISS") == 2
+    # Every miss says why, below the table: the checks the variant failed, with their messages.
+    reasons = [line for line in out.splitlines() if line.startswith("MISS ")]
+    assert len(reasons) == 2, out
+    variant = next(r for r in reasons if "variants/custom_sigmoid/v.py" in r)
+    assert "backward_vjp failed: The gradient of `x`" in variant
+    mutant = next(r for r in reasons if "mutants/custom_sigmoid/m.py" in r)
+    assert "got full marks: no check catches this mutant" in mutant
 
 
 def test_missing_key_and_no_mutants_fail_the_audit(tmp_path, sandbox, exercises, fast_config):
