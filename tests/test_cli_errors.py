@@ -4,6 +4,7 @@ grader's traceback (the template's stderr is captured too: capfd sees child proc
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -143,3 +144,11 @@ def test_a_closed_pipe_ends_quietly():
     proc.stderr.close()
     assert proc.wait(timeout=120) == 141
     assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+def test_the_readme_exit_code_table_lists_every_code_the_cli_returns():
+    readme = (ROOT / "README.md").read_text()
+    table = [line for line in readme.splitlines() if line.startswith("| **")]
+    codes = {int(c) for line in table for c in re.findall(r"\*\*(\d+)\*\*", line)}
+    assert {0, 1, cli.USAGE, cli.BUG, 130, 141} <= codes
+    assert any("bug in the grader" in line for line in table if f"**{cli.BUG}**" in line)
