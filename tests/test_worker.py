@@ -38,5 +38,10 @@ def test_nothing_a_worker_writes_to_tmp_is_left(tmp_path, monkeypatch, exercises
     with Sandbox().start() as sandbox:
         result = grade_exercise(exercise=exercises["manual_gradient"], submission_dir=sub,
                                 config=SLOW_IMPORT, sandbox=sandbox)
+        template_tmp = Path(sandbox.tmp)
+        # The worker wrote in its own folder (in its scratch copy), not in the template's.
+        assert [p.name for p in template_tmp.rglob("*") if "uid" in p.name or
+                p.name == "left.txt" or p.name.startswith("tmp")] == []
     assert result.status == "passed", result.message  # the writes themselves worked
     assert list(machine_tmp.iterdir()) == []
+    assert not template_tmp.exists()  # the template's own folder went with it

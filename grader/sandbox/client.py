@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import wire
+from . import tmpdirs
 
 ROOT = str(Path(__file__).resolve().parents[2])
 BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
@@ -52,16 +55,21 @@ class Sandbox:
         """namespaces=False keeps workers out of namespaces even where they work (for tests of
         the fallback; the environment variable GRADER_NO_NAMESPACES=1 does the same)."""
         self.namespaces = namespaces
+        self.tmp: str | None = None
         self.proc = None
         self.ctl = None
         self.ready = False
 
     def start(self) -> "Sandbox":
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        # The template's own temporary folder (torch writes caches there), removed by close().
+        self.tmp = tempfile.mkdtemp(prefix="grader-template-")
+        env = dict(os.environ, **tmpdirs.env(self.tmp))
+        if not self.namespaces:
+            env["GRADER_NO_NAMESPACES"] = "1"
         self.proc = subprocess.Popen(
             [sys.executable, "-I", "-c", BOOT, ROOT, str(theirs.fileno())],
-            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, cwd=ROOT,
-            env=None if self.namespaces else dict(os.environ, GRADER_NO_NAMESPACES="1"),
+            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, cwd=ROOT, env=env,
         )
         theirs.close()
         self.ctl, self.ready = ours, False
@@ -136,6 +144,9 @@ class Sandbox:
                 self.proc.kill()
                 self.proc.wait()
             self.proc = None
+        if self.tmp is not None:  # after the template has ended: nothing writes there now
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            self.tmp = None
         self.ready = False
 
     def __enter__(self):

@@ -199,6 +199,9 @@ def _serve(ctl: socket.socket, live: set[int]) -> None:
     # gradient is given; a worker running as another user may be unable to read the stdlib
     # files it needs, and each would pay for the import again.
     import torch.fx.experimental.symbolic_shapes  # noqa: F401
+    # torch.func, torch.compile and friends import this on first use: seconds that each worker
+    # would otherwise spend inside a student's time limit (and a torchinductor_<user> folder).
+    import torch._dynamo  # noqa: F401
 
     from . import probes, worker  # noqa: F401
 

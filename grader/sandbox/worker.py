@@ -17,7 +17,7 @@ import traceback
 import torch
 
 from .. import wire
-from . import probes
+from . import probes, tmpdirs
 from .trap import ForbiddenCall, Trap, snapshot, tampered
 
 MAX_TEXT = 2000
@@ -69,22 +69,13 @@ def isolate_path(scratch: str) -> None:
             del sys.modules[name]
 
 
-TEMP_VARS = ("TMPDIR", "TEMP", "TMP")
-CACHE_VARS = {"TORCHINDUCTOR_CACHE_DIR": "torchinductor", "TRITON_CACHE_DIR": "triton",
-              "XDG_CACHE_HOME": "cache", "MPLCONFIGDIR": "matplotlib"}
-"""Where torch and friends write caches of their own (torchinductor_<user> in /tmp, say)."""
-
-
 def private_tmp(scratch: str) -> str:
     """A temporary directory inside the scratch copy, for everything the worker and the
     libraries it calls write: it goes when the grader removes the scratch copy, so nothing of
     the worker is left in the machine's /tmp."""
     tmp = os.path.join(scratch, ".tmp")
     os.makedirs(tmp, mode=0o700, exist_ok=True)
-    for var in TEMP_VARS:
-        os.environ[var] = tmp
-    for var, name in CACHE_VARS.items():
-        os.environ[var] = os.path.join(tmp, name)
+    os.environ.update(tmpdirs.env(tmp))
     tempfile.tempdir = tmp  # the template may have asked for the default already
     return tmp
 
