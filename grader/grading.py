@@ -149,15 +149,20 @@ def _covered(check: Check) -> set[str]:
     return set(check.options.get("functions", ["*"]))
 
 
+def is_constraint(check: Check) -> bool:
+    """A constraint by its kind, or marked `constraint: true` in the spec."""
+    return KINDS[check.kind].constraint or check.constraint
+
+
 def apply_constraints(checks: list[Check], rows: list[CheckResult]) -> None:
     """A constraint check (see Kind.constraint) earns its points only once the functions it
     covers pass a non-constraint check: a trivial answer (zeros of the right shape, say) or
     code that does not run earns nothing for having no side effects."""
     by_id = {r.id: r for r in rows}
-    achievements = [c for c in checks if not KINDS[c.kind].constraint]
+    achievements = [c for c in checks if not is_constraint(c)]
     for check in checks:
         row = by_id.get(check.id)
-        if not KINDS[check.kind].constraint or row is None or row.status != "passed":
+        if not is_constraint(check) or row is None or row.status != "passed":
             continue
         functions = _covered(check)
         related = [c.id for c in achievements if "*" in functions or c.function in functions

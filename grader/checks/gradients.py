@@ -109,6 +109,7 @@ class VjpFinite(Vjp):
 
     name = "vjp_finite"
     OPTIONS = {}
+    constraint = True
 
     def judge(self, ctx: Judging, reply, values):
         want = self._by_name(ctx, ctx.check.expect)
