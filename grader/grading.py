@@ -170,10 +170,13 @@ def apply_constraints(checks: list[Check], rows: list[CheckResult]) -> None:
         if not related or any(by_id[i].status == "passed" for i in related if i in by_id):
             continue
         row.status, row.points = "skipped", 0.0
+        names = functions
+        if "*" in functions:  # the whole file: name the functions its value checks cover
+            names = {c.function for c in achievements if c.id in related and c.function}
         row.message = both(
             "Belum dinilai: {f} belum lulus pemeriksaan nilai mana pun.",
             "Not awarded yet: {f} does not pass any value check yet.",
-            f=", ".join(sorted(functions)))
+            f=", ".join(sorted(names)))
 
 
 def _import_failed(exercise, checks, failure: ImportFailure, rel, hidden) -> ExerciseResult:

@@ -105,10 +105,10 @@ class Vjp(Kind):
 
 
 class VjpFinite(Vjp):
-    """Wherever the reference gradient is finite, so is the student's (inputs at the extremes)."""
+    """Wherever the reference gradient is finite, so is the student's (inputs at the extremes);
+    there the gradients are compared too, after the non-finite elements are reported."""
 
     name = "vjp_finite"
-    OPTIONS = {}
     constraint = True
 
     def judge(self, ctx: Judging, reply, values):
@@ -137,7 +137,7 @@ class VjpFinite(Vjp):
                     "large number becomes inf, then inf/inf or 0·inf becomes NaN).",
                     fn=ctx.check.function, a=name, idx=idx if idx else "", at=at or "-",
                     got=data.reshape(-1)[i].item(), want=expected.reshape(-1)[i].item()))
-        return None
+        return super().judge(ctx, reply, values)
 
 
 def wrt_names(wrt) -> list[str]:
