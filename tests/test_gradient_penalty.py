@@ -40,6 +40,8 @@ EXPECTED = {
     "sum_not_mean": ("penalty_vectors", "summed over the batch"),
     "weight_clipping": ("no_side_effects", "changed the critic's parameter"),
     "zero_grad_inside": ("no_side_effects", "zero_grad() wipes it"),
+    "trivial_constant": ("penalty_vectors", "penalty"),
+    "trivial_zeros": ("penalty_vectors", "penalty"),
 }
 
 
