@@ -42,6 +42,8 @@ EXPECTED = {
     "zero_grad_inside": ("no_side_effects", "zero_grad() wipes it"),
     "trivial_constant": ("penalty_vectors", "penalty"),
     "trivial_zeros": ("penalty_vectors", "penalty"),
+    "train_mode_left_on": ("no_side_effects", "changed the critic's mode"),
+    "unfreezes_critic": ("no_side_effects", "which the caller froze"),
 }
 
 

@@ -104,8 +104,15 @@ def _critic_text(ctx: Judging, text: Text, ref: Reference | None = None) -> Text
     dead = _dead(ctx, ref)
     dead = "" if not dead else both("; sampel {i}: ∂critic/∂x̂ = 0",
                                     "; sample {i}: ∂critic/∂x̂ = 0", i=", ".join(map(str, dead)))
-    return both("{t} Critic: {c}{d}.", "{t} Critic: {c}{d}.", t=text, c=drawn.recipe.describe(),
-                d=dead)
+    names = critics.parameter_names(drawn.recipe)
+    frozen = ", ".join(names[i] for i in drawn.frozen)
+    state = both("{f}{m}", "{f_en}{m_en}",
+                 f=f"; dibekukan: {frozen}" if frozen else "",
+                 f_en=f"; frozen: {frozen}" if frozen else "",
+                 m="" if drawn.training else "; mode eval",
+                 m_en="" if drawn.training else "; eval mode")
+    return both("{t} Critic: {c}{s}{d}.", "{t} Critic: {c}{s}{d}.", t=text,
+                c=drawn.recipe.describe(), s=state, d=dead)
 
 
 class CriticKind(Kind):
@@ -153,7 +160,7 @@ class CriticKind(Kind):
         preset = enc.value(list(drawn.preset_grads)) if drawn.preset_grads is not None else None
         req.update(op="critic_call", param_grads=self.param_grads, critic={
             "recipe": drawn.recipe.to_dict(), "weights": enc.value(list(drawn.weights)),
-            "preset_grads": preset})
+            "preset_grads": preset, "frozen": list(drawn.frozen), "training": drawn.training})
         return req
 
 
@@ -185,6 +192,10 @@ def _draw(draw, exercise, check, preset: bool) -> dict:
         gen = torch.Generator().manual_seed(seed + 1)
         drawn.preset_grads = [torch.randn(w.shape, generator=gen, dtype=w.dtype)
                               for w in weights]
+    if preset:  # the side-effect checks: a caller may freeze layers, or keep the critic in eval
+        if draw(st.booleans()):
+            drawn.frozen = tuple(i for i in range(len(weights)) if draw(st.booleans()))
+        drawn.training = draw(st.booleans())
     inputs["critic"] = drawn
     return inputs
 
@@ -306,9 +317,19 @@ class CriticSideEffects(CriticKind):
                 and _items(data.get("params_requires_grad"), n, bool)):
             return _malformed(ctx)
         presets = drawn.preset_grads or [None] * len(names)
+        modes = data.get("training_after")
+        if isinstance(modes, list) and any(m is not drawn.training for m in modes):
+            return self._fail(ctx, both(
+                "{fn} mengubah mode critic (critic.{m}() tanpa mengembalikannya): pemanggil "
+                "menyerahkannya dalam mode {was}. Jangan mengubah mode critic, atau kembalikan "
+                "seperti semula.",
+                "{fn} changed the critic's mode (critic.{m}() without restoring it): the "
+                "caller handed it over in {was} mode. Leave the mode alone, or restore it.",
+                fn=fn, m="train" if not drawn.training else "eval",
+                was="train" if drawn.training else "eval"))
         rows = zip(names, drawn.weights, presets, data["params_after"], data["grads_after"],
-                   data["params_requires_grad"])
-        for name, sent, preset, after, grad, tracked in rows:
+                   data["params_requires_grad"], range(n))
+        for name, sent, preset, after, grad, tracked, i in rows:
             if not torch.equal(after.data, sent):
                 return self._fail(ctx, both(
                     "{fn} mengubah nilai parameter critic `{p}` (in-place). Bobot critic milik "
@@ -316,7 +337,15 @@ class CriticSideEffects(CriticKind):
                     "{fn} changed the critic's parameter `{p}` (in place). The critic's "
                     "weights belong to the caller: no clipping or optimizer.step() here.",
                     fn=fn, p=name))
-            if tracked is not True:
+            if tracked is not (i not in drawn.frozen):
+                if tracked:
+                    return self._fail(ctx, both(
+                        "{fn} menyalakan requires_grad pada parameter critic `{p}`, yang "
+                        "dibekukan pemanggil (requires_grad=False). Jangan mengubah "
+                        "requires_grad parameter critic.",
+                        "{fn} switched on requires_grad of the critic's parameter `{p}`, which "
+                        "the caller froze (requires_grad=False). Leave the parameters' "
+                        "requires_grad as they are.", fn=fn, p=name))
                 return self._fail(ctx, both(
                     "{fn} mematikan requires_grad pada parameter critic `{p}`.",
                     "{fn} switched off requires_grad of the critic's parameter `{p}`.",

@@ -29,9 +29,19 @@ class DrawnCritic:
     """The caller's .grad on each parameter before the call (None: no .grad)."""
     dead: int | None = None
     """The sample whose input gradient is exactly zero (every first-layer ReLU is off)."""
+    frozen: tuple = ()
+    """Indices (parameters() order) of parameters the caller froze (requires_grad False)."""
+    training: bool = True
+    """The critic's mode as the caller left it (train or eval)."""
 
     def __repr__(self) -> str:
-        return self.recipe.describe()
+        extra = []
+        if self.frozen:
+            names = critics.parameter_names(self.recipe)
+            extra.append("frozen: " + ", ".join(names[i] for i in self.frozen))
+        if not self.training:
+            extra.append("eval mode")
+        return self.recipe.describe() + (f" [{'; '.join(extra)}]" if extra else "")
 
 
 @dataclass

@@ -27,6 +27,9 @@ def critic_call(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> 
     weights = [t.data for t in dec.value(spec["weights"])]
     net = critics.build(critics.Recipe.from_dict(spec["recipe"]), weights, weights[0].dtype)
     params = list(net.parameters())
+    for i in spec.get("frozen") or []:
+        params[i].requires_grad_(False)
+    net.train(spec.get("training", True) is not False)
     if spec.get("preset_grads") is not None:
         # The caller's own gradients, as in a training step that accumulates the critic loss.
         for p, g in zip(params, dec.value(spec["preset_grads"])):
@@ -38,7 +41,8 @@ def critic_call(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> 
         data = {"grads_after": [None if p.grad is None else plain(p.grad).clone()
                                 for p in params],
                 "params_after": [p.detach().clone() for p in params],
-                "params_requires_grad": [bool(p.requires_grad) for p in params]}
+                "params_requires_grad": [bool(p.requires_grad) for p in params],
+                "training_after": [bool(m.training) for m in net.modules()]}
         if h.get("param_grads"):
             phase.name = "backward"
             reply["grads"] = describe(enc, param_grads(out, params))
