@@ -30,6 +30,8 @@ EXPECTED = {
     "trivial_constant": ("forward_value", "values differ"),
     "trivial_identity": ("forward_value", "values differ"),
     "trivial_zeros": ("forward_value", "values differ"),
+    "grad_output_in_place": ("backward_vjp", "changed grad_output in place"),
+    "in_place_undone": ("input_untouched", "version counter"),
 }
 
 

@@ -31,6 +31,15 @@ class InputsUntouched(Kind):
                     "{fn} changed the contents of its input `{a}` (an in-place operation on the "
                     "caller's tensor). Work on a copy (clone) or use out-of-place operations.",
                     fn=fn, a=arg.name))
+            if after.extra.get("x_in_place") is True:
+                return Verdict("failed", both(
+                    "{fn} mengubah input `{a}` secara in-place lalu mengembalikan nilainya "
+                    "(penghitung versi tensor berubah). Tensor yang disimpan autograd untuk "
+                    "backward menjadi tidak sah; jangan menulis ke tensor pemanggil sama sekali.",
+                    "{fn} changed its input `{a}` in place and then restored its values (the "
+                    "tensor's version counter moved). Tensors autograd saved for backward are "
+                    "invalidated by that; do not write into the caller's tensor at all.",
+                    fn=fn, a=arg.name))
             if after.requires_grad != arg.requires_grad:
                 return Verdict("failed", both(
                     "{fn} mengubah requires_grad pada input `{a}` milik pemanggil (menjadi {v}). "

@@ -16,6 +16,7 @@ from ..messages import both, mismatch
 from ..spec import TensorArg, Text
 from ..wire import TensorFacts
 from .base import Judging, Verdict
+from .gradients import upstream_changed
 from .values import Value
 
 PATTERNS = ("zero", "tiny", "shifted")
@@ -126,6 +127,9 @@ class RowwiseVjp(Value):
     def judge(self, ctx: Judging, reply, values):
         check, fn = ctx.check, ctx.check.function
         wrt, up = check.expect.wrt, check.expect.upstream
+        changed = upstream_changed(ctx, reply)
+        if changed:
+            return changed
         want = refs.expected(check.expect, ctx.exercise.references, ctx.inputs)
         grads = values.get("grads")
         got = grads[0] if isinstance(grads, (tuple, list)) and len(grads) == 1 else grads

@@ -15,7 +15,7 @@ import torch
 from ... import critics, wire
 from ..trap import tampered
 from . import Context, Phase, _autograd_grad, describe, lookup, plain, student_code
-from .call import _plain_arg, describe_arg
+from .call import _plain_arg, describe_arg, versions_of
 
 
 def critic_call(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> dict:
@@ -36,6 +36,7 @@ def critic_call(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> 
             p.grad = g.data.clone()
     reply: dict = {"ok": True}
     phase = Phase()
+    versions = [versions_of(a) for a in args]
     with student_code(ctx, h.get("forbid", []), phase):
         out = fn(net, *args)
         data = {"grads_after": [None if p.grad is None else plain(p.grad).clone()
@@ -48,7 +49,7 @@ def critic_call(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> 
             reply["grads"] = describe(enc, param_grads(out, params))
     reply["outs"] = {"L": [describe(enc, out)]}
     reply["data"] = describe(enc, data)
-    reply["args_after"] = {"L": [describe_arg(enc, a) for a in args]}
+    reply["args_after"] = {"L": [describe_arg(enc, a, v) for a, v in zip(args, versions)]}
     reply["tampered"] = tampered(ctx.before)
     return reply
 
