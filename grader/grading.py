@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import seed as hseed
 from hypothesis.errors import Flaky
 
-from . import __version__, strategies, submission
+from . import __version__, confirm, strategies, submission
 from .checks import KINDS
 from .checks.base import Judging, Verdict
 from .config import Config
@@ -249,7 +249,9 @@ def run_check(session: Session, exercise: Exercise, check: Check, config: Config
     def prop(inputs):
         reply, values = session.call(check, kind, inputs)
         verdict = pre_judge(check, reply)
-        if verdict is None:
+        if verdict is not None:
+            verdict = kind.frame(Judging(exercise, check, inputs), verdict)
+        else:
             try:
                 verdict = kind.judge(Judging(exercise, check, inputs), reply, values)
             except SpecBug:
@@ -263,6 +265,7 @@ def run_check(session: Session, exercise: Exercise, check: Check, config: Config
                     "tamper with the grader or torch?", e=f"{type(exc).__name__}: {exc}"[:200]))
         if verdict is not None:
             last["failure"] = Failed(verdict, inputs)
+            last.setdefault("first", inputs)
             raise last["failure"]
 
     test = given(kind.strategy(exercise, check))(prop)
@@ -271,7 +274,11 @@ def run_check(session: Session, exercise: Exercise, check: Check, config: Config
     try:
         test()
     except Failed as failure:
-        return _row(check, failure.verdict, counterexample(check, failure.inputs))
+        verdict = confirm.confirmed(
+            session=session, exercise=exercise, check=check, kind=kind, verdict=failure.verdict,
+            shrunk=failure.inputs, first=last.get("first"),
+            seed=strategies.seed_for(config.seed, exercise, check))
+        return _row(check, verdict, counterexample(check, failure.inputs))
     except WorkerLost as lost:
         if lost.kind == "exercise_timeout" and "failure" in last:
             failure = last["failure"]

@@ -39,9 +39,8 @@ def diagnose(ctx: Judging, ref: Reference, got: float) -> Text | None:
     (alpha = 0, say) several can give the same value."""
     i = ctx.inputs
     passed_lam = "lam" in i
-    candidates = suspects(i["critic"], i["real"], i["fake"], i["alpha"], _lam(ctx), ref)
-    found = [DIAGNOSES[name] for name, value in candidates
-             if (passed_lam or name != "no_lam") and _close(got, value)]
+    found = [DIAGNOSES[name] for name in matching(ctx, ref, got)
+             if ctx.confirmed is None or name in ctx.confirmed]
     if not found and not passed_lam and float(ref.value) != 0:
         # Called without lam: the answer's own default shows as a constant factor.
         default = float(ctx.check.options["default_lam"])
@@ -57,6 +56,15 @@ def diagnose(ctx: Judging, ref: Reference, got: float) -> Text | None:
     return both("Pada input ini beberapa kesalahan memberi nilai yang sama: {l}",
                 "At these inputs several mistakes give the same value: {l}",
                 l=_join(found, both(" Atau: ", " Or: ")))
+
+
+def matching(ctx: Judging, ref: Reference, got: float) -> list[str]:
+    """The names of the common mistakes (DIAGNOSES) whose value this answer has here."""
+    i = ctx.inputs
+    passed_lam = "lam" in i
+    candidates = suspects(i["critic"], i["real"], i["fake"], i["alpha"], _lam(ctx), ref)
+    return [name for name, value in candidates
+            if (passed_lam or name != "no_lam") and _close(got, value)]
 
 
 def _close(got: float, value: torch.Tensor) -> bool:
@@ -111,8 +119,10 @@ def _critic_text(ctx: Judging, text: Text, ref: Reference | None = None) -> Text
                  f_en=f"; frozen: {frozen}" if frozen else "",
                  m="" if drawn.training else "; mode eval",
                  m_en="" if drawn.training else "; eval mode")
-    return both("{t} Critic: {c}{s}{d}.", "{t} Critic: {c}{s}{d}.", t=text,
-                c=drawn.recipe.describe(), s=state, d=dead)
+    shape = tuple(ctx.inputs["real"].shape)
+    return both("{t} Critic: {c}, dipanggil pada x̂ ber-shape {x}{s}{d}.",
+                "{t} Critic: {c}, called on x̂ of shape {x}{s}{d}.", t=text,
+                c=drawn.recipe.describe(), x=shape, s=state, d=dead)
 
 
 class CriticKind(Kind):
@@ -153,6 +163,12 @@ class CriticKind(Kind):
 
     def strategy(self, exercise, check):
         return _draw(exercise, check, self.preset_grads)
+
+    def frame(self, ctx, verdict):
+        m = verdict.message
+        ended = Text(id=m.id if m.id.endswith(".") else m.id + ".",
+                     en=m.en if m.en.endswith(".") else m.en + ".")
+        return Verdict(verdict.status, _critic_text(ctx, ended), verdict.traceback)
 
     def request(self, check, inputs, enc):
         drawn: DrawnCritic = inputs["critic"]
@@ -204,6 +220,12 @@ class CriticPenalty(CriticKind):
     """The returned penalty is a scalar tensor equal to the reference."""
 
     name = "critic_penalty"
+
+    def candidates(self, ctx, reply, values):
+        out = _first_out(values)
+        if out is _MISSING or not isinstance(out, TensorFacts) or out.data.numel() != 1:
+            return None
+        return set(matching(ctx, _reference(ctx), float(out.data)))
 
     def judge(self, ctx, reply, values):
         ref = _reference(ctx)
