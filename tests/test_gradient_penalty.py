@@ -34,7 +34,7 @@ EXPECTED = {
     "norm_dim1_images": ("penalty_images", "dim 1 only"),
     "norm_whole_batch": ("penalty_vectors", "whole batch"),
     "ones_n1_grad_outputs": ("penalty_vectors", "Mismatch in shape"),
-    "real_in_place": ("no_side_effects", "changed the contents of its input `real`"),
+    "real_in_place": ("no_side_effects", "its input `real`"),
     "sqrt_no_eps": ("dead_relu_finite", "infinite derivative at 0"),
     "squared_norm": ("penalty_vectors", "‖g‖² (the sum of squares)"),
     "sum_not_mean": ("penalty_vectors", "summed over the batch"),
@@ -44,6 +44,8 @@ EXPECTED = {
     "trivial_zeros": ("penalty_vectors", "penalty"),
     "train_mode_left_on": ("no_side_effects", "changed the critic's mode"),
     "unfreezes_critic": ("no_side_effects", "which the caller froze"),
+    "alpha_4d_on_vectors": ("penalty_vectors", "alpha shaped (N, 1, 1, 1) on (N, D) data"),
+    "one_alpha": ("penalty_vectors", "one alpha (alpha[0]) for the whole batch"),
 }
 
 

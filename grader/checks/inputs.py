@@ -33,12 +33,14 @@ class InputsUntouched(Kind):
                     fn=fn, a=arg.name))
             if after.extra.get("x_in_place") is True:
                 return Verdict("failed", both(
-                    "{fn} mengubah input `{a}` secara in-place lalu mengembalikan nilainya "
-                    "(penghitung versi tensor berubah). Tensor yang disimpan autograd untuk "
-                    "backward menjadi tidak sah; jangan menulis ke tensor pemanggil sama sekali.",
-                    "{fn} changed its input `{a}` in place and then restored its values (the "
-                    "tensor's version counter moved). Tensors autograd saved for backward are "
-                    "invalidated by that; do not write into the caller's tensor at all.",
+                    "{fn} menulis ke input `{a}` secara in-place (penghitung versi tensor "
+                    "berubah, walaupun nilainya akhirnya sama). Tensor yang disimpan autograd "
+                    "untuk backward menjadi tidak sah; jangan menulis ke tensor pemanggil sama "
+                    "sekali.",
+                    "{fn} wrote into its input `{a}` in place (the tensor's version counter "
+                    "moved, even though its values end as they were). Tensors autograd saved "
+                    "for backward are invalidated by that; do not write into the caller's "
+                    "tensor at all.",
                     fn=fn, a=arg.name))
             if after.requires_grad != arg.requires_grad:
                 return Verdict("failed", both(
