@@ -222,7 +222,8 @@ def _row(check: Check, verdict: Verdict | None, counter: str | None = None) -> C
                            bonus=check.bonus)
     return CheckResult(id=check.id, title=check.title, kind=check.kind, status=verdict.status,
                        points=0.0, max_points=check.points, message=verdict.message,
-                       counterexample=counter, hint=check.hint, traceback=verdict.traceback,
+                       counterexample=counter, hint=verdict.hint or check.hint,
+                       traceback=verdict.traceback,
                        hidden=check.hidden, bonus=check.bonus)
 
 

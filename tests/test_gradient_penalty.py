@@ -93,3 +93,15 @@ def test_starter_scores_zero_with_not_implemented(grade_files, exercises):
     assert ex.score == 0
     assert all(c.status == "error" for c in ex.checks)
     assert "NotImplementedError" in ex.checks[0].message.en
+
+
+def test_code_that_raises_sees_the_critic_and_a_hint_for_the_error(exercises, sandbox,
+                                                                   fast_config, tmp_path):
+    full = exercises[ID]
+    only = dataclasses.replace(full, checks=tuple(c for c in full.checks
+                                                  if c.id == "penalty_images"))
+    ex = _grade(SOLUTIONS / "mutants" / ID / "alpha_not_reshaped.py", only, sandbox, fast_config, tmp_path)
+    (row,) = ex.checks
+    assert row.status == "error"
+    assert "Critic: CNN" in row.message.en and "called on x̂ of shape (" in row.message.en
+    assert "Your code raised" in row.hint.en and row.hint != only.checks[0].hint

@@ -15,6 +15,9 @@ class Verdict:
     """failed (a wrong answer) or error (the code could not run)."""
     message: Text
     traceback: list[str] = field(default_factory=list)
+    hint: Text | None = None
+    """A hint for this failure, shown instead of the check's (whose hint is about the
+    check's usual mistake, not, say, an exception the code raised)."""
 
 
 @dataclass

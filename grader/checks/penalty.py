@@ -168,7 +168,17 @@ class CriticKind(Kind):
         m = verdict.message
         ended = Text(id=m.id if m.id.endswith(".") else m.id + ".",
                      en=m.en if m.en.endswith(".") else m.en + ".")
-        return Verdict(verdict.status, _critic_text(ctx, ended), verdict.traceback)
+        hint = verdict.hint
+        if verdict.status == "error":  # the code raised: a hint about the check would mislead
+            hint = both("Kodemu melempar exception dengan critic dan input ini. Buat critic "
+                        "seperti yang dijelaskan (lapisan, shape x̂) dengan input dari contoh "
+                        "gagal, jalankan fungsimu, dan baca baris traceback-mu: biasanya shape "
+                        "alpha atau keluaran critic yang tidak cocok.",
+                        "Your code raised with this critic and these inputs. Build a critic "
+                        "as described (layers, x̂'s shape) with the failing example's inputs, "
+                        "run your function, and read your traceback's lines: usually alpha's "
+                        "shape or the critic's output shape does not fit.")
+        return Verdict(verdict.status, _critic_text(ctx, ended), verdict.traceback, hint)
 
     def request(self, check, inputs, enc):
         drawn: DrawnCritic = inputs["critic"]
