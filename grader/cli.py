@@ -244,7 +244,7 @@ def _hint(exercise, lang, console) -> int:
 
 
 def _validate(args, config, lang, exercises, sandbox, console) -> int:
-    from .validate import audit, miss_reason
+    from .validate import TRIVIAL_PREFIX, TRIVIAL_SHARE, audit, miss_reason
 
     chosen = _select(exercises, args.ids)
     if not args.solutions.is_dir():
@@ -259,9 +259,14 @@ def _validate(args, config, lang, exercises, sandbox, console) -> int:
         for col in ("role", "file", "score", "verdict", "caught by / status"):
             table.add_column(col)
         for t in result.trials:
-            verdict = "[green]ok[/]" if t.ok else "[red]MISS[/]"
+            verdict = "[green]ok[/]" if t.ok else f"[red]MISS[/] (must be {t.limit})"
             score = f"{t.result.score:g}/{t.result.max_score:g}"
-            info = ", ".join(t.caught_by) if t.role == "mutant" else t.result.status
+            if t.role == "mutant":
+                info = ", ".join(t.caught_by)
+            elif t.role in ("trivial", "starter") and t.result.status != "missing":
+                info = "points from: " + (", ".join(t.earned_by) or "none")
+            else:
+                info = t.result.status
             table.add_row(t.role, escape(Path(t.file).name), score, verdict, escape(info))
         console.print(table)
         for t in result.trials:
@@ -270,11 +275,17 @@ def _validate(args, config, lang, exercises, sandbox, console) -> int:
                               soft_wrap=True)
         v_ok, v_all = result.count("variant")
         m_ok, m_all = result.count("mutant")
+        t_ok, t_all = result.count("trivial")
+        s_ok, _ = result.count("starter")
         console.print(f"{exercise.id}: variants accepted {v_ok}/{v_all}, "
                       f"mutants rejected {m_ok}/{m_all} "
-                      f"(mutation score {100 * m_ok / max(m_all, 1):.0f}%)", soft_wrap=True)
-        if not (v_all and m_all):
-            console.print(f"[red]{exercise.id}: needs at least one variant and one mutant[/]")
+                      f"(mutation score {100 * m_ok / max(m_all, 1):.0f}%), "
+                      f"trivial answers held to {TRIVIAL_SHARE:.0%} {t_ok}/{t_all}, "
+                      f"starter at 0: {'yes' if s_ok else 'NO'}", soft_wrap=True)
+        if not result.complete:
+            console.print(f"[red]{exercise.id}: needs at least one variant, one mutant and one "
+                          f"trivial answer (solutions/mutants/{exercise.id}/"
+                          f"{TRIVIAL_PREFIX}*.py)[/]", soft_wrap=True)
         all_ok &= result.ok
     return 0 if all_ok else 1
 

@@ -39,6 +39,9 @@ class Mismatch:
     total: int = 0
     dtype: str | None = None
     """The expected dtype's name (float64, ...) for value and nonfinite mismatches."""
+    float32_values: bool = False
+    """A float64 result whose every element is a float32 number (and torch's are not): the
+    mark of a computation done in float32 and cast back."""
 
 
 def type_name(value) -> str:
@@ -110,7 +113,13 @@ def _tensor(actual, expected: torch.Tensor, tolerances, values, where) -> Mismat
     a64, e64 = a.double(), e.double()
     excess = torch.where(close, torch.full_like(a64, -torch.inf),
                          (a64 - e64).abs() - (atol + rtol * e64.abs()))
-    return _at(Mismatch("value", where, rtol=rtol, atol=atol, dtype=dtype), a, e, ~close, excess)
+    m = Mismatch("value", where, rtol=rtol, atol=atol, dtype=dtype,
+                 float32_values=a.dtype == torch.float64 and _in_float32(a) and not _in_float32(e))
+    return _at(m, a, e, ~close, excess)
+
+
+def _in_float32(t: torch.Tensor) -> bool:
+    return bool((t == t.float().double()).all())
 
 
 def _at(m: Mismatch, a, e, bad, score=None) -> Mismatch:

@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import seed as hseed
 from hypothesis.errors import Flaky
 
-from . import __version__, strategies, submission
+from . import __version__, confirm, strategies, submission
 from .checks import KINDS
 from .checks.base import Judging, Verdict
 from .config import Config
@@ -151,15 +151,20 @@ def _covered(check: Check) -> set[str]:
     return set(check.options.get("functions", ["*"]))
 
 
+def is_constraint(check: Check) -> bool:
+    """A constraint by its kind, or marked `constraint: true` in the spec."""
+    return KINDS[check.kind].constraint or check.constraint
+
+
 def apply_constraints(checks: list[Check], rows: list[CheckResult]) -> None:
     """A constraint check (see Kind.constraint) earns its points only once the functions it
     covers pass a non-constraint check: a trivial answer (zeros of the right shape, say) or
     code that does not run earns nothing for having no side effects."""
     by_id = {r.id: r for r in rows}
-    achievements = [c for c in checks if not KINDS[c.kind].constraint]
+    achievements = [c for c in checks if not is_constraint(c)]
     for check in checks:
         row = by_id.get(check.id)
-        if not KINDS[check.kind].constraint or row is None or row.status != "passed":
+        if not is_constraint(check) or row is None or row.status != "passed":
             continue
         functions = _covered(check)
         related = [c.id for c in achievements if "*" in functions or c.function in functions
@@ -167,10 +172,13 @@ def apply_constraints(checks: list[Check], rows: list[CheckResult]) -> None:
         if not related or any(by_id[i].status == "passed" for i in related if i in by_id):
             continue
         row.status, row.points = "skipped", 0.0
+        names = functions
+        if "*" in functions:  # the whole file: name the functions its value checks cover
+            names = {c.function for c in achievements if c.id in related and c.function}
         row.message = both(
             "Belum dinilai: {f} belum lulus pemeriksaan nilai mana pun.",
             "Not awarded yet: {f} does not pass any value check yet.",
-            f=", ".join(sorted(functions)))
+            f=", ".join(sorted(names)))
 
 
 def _import_failed(exercise, checks, failure: ImportFailure, rel, hidden) -> ExerciseResult:
@@ -216,7 +224,8 @@ def _row(check: Check, verdict: Verdict | None, counter: str | None = None) -> C
                            bonus=check.bonus)
     return CheckResult(id=check.id, title=check.title, kind=check.kind, status=verdict.status,
                        points=0.0, max_points=check.points, message=verdict.message,
-                       counterexample=counter, hint=check.hint, traceback=verdict.traceback,
+                       counterexample=counter, hint=verdict.hint or check.hint,
+                       traceback=verdict.traceback,
                        hidden=check.hidden, bonus=check.bonus)
 
 
@@ -243,7 +252,9 @@ def run_check(session: Session, exercise: Exercise, check: Check, config: Config
     def prop(inputs):
         reply, values = session.call(check, kind, inputs)
         verdict = pre_judge(check, reply)
-        if verdict is None:
+        if verdict is not None:
+            verdict = kind.frame(Judging(exercise, check, inputs), verdict)
+        else:
             try:
                 verdict = kind.judge(Judging(exercise, check, inputs), reply, values)
             except SpecBug:
@@ -257,6 +268,7 @@ def run_check(session: Session, exercise: Exercise, check: Check, config: Config
                     "tamper with the grader or torch?", e=f"{type(exc).__name__}: {exc}"[:200]))
         if verdict is not None:
             last["failure"] = Failed(verdict, inputs)
+            last.setdefault("first", inputs)
             raise last["failure"]
 
     test = given(kind.strategy(exercise, check))(prop)
@@ -265,7 +277,11 @@ def run_check(session: Session, exercise: Exercise, check: Check, config: Config
     try:
         test()
     except Failed as failure:
-        return _row(check, failure.verdict, counterexample(check, failure.inputs))
+        verdict = confirm.confirmed(
+            session=session, exercise=exercise, check=check, kind=kind, verdict=failure.verdict,
+            shrunk=failure.inputs, first=last.get("first"),
+            seed=strategies.seed_for(config.seed, exercise, check))
+        return _row(check, verdict, counterexample(check, failure.inputs))
     except WorkerLost as lost:
         if lost.kind == "exercise_timeout" and "failure" in last:
             failure = last["failure"]

@@ -66,7 +66,9 @@ FLOAT32_LIKE = 1e-5
 
 
 def _precision_note(m: Mismatch) -> Text:
-    if m.dtype != "float64" or m.rel_err is None or not 0 < m.rel_err <= FLOAT32_LIKE:
+    """Named only when the result has float32's mark (every value a float32 number)."""
+    if m.dtype != "float64" or m.rel_err is None or not 0 < m.rel_err <= FLOAT32_LIKE \
+            or not m.float32_values:
         return Text(id="", en="")
     return Text(
         id=" Galat sekecil ini seukuran pembulatan float32: apakah ada bagian yang dihitung "

@@ -91,6 +91,7 @@ def scan(tree: ast.Module, functions, patterns) -> list[Finding]:
         aliases.learn(stmt)
     method_names = {p.split(".")[-1] for p in patterns if p.startswith("torch.Tensor.")}
     method_names -= AMBIGUOUS_METHODS
+    method_names.discard("requires_grad")  # an attribute: reading it is fine, setting it is not
     findings = []
     for fname, root in _targets(tree, functions):
         local = _Aliases()

@@ -102,6 +102,10 @@ class Check:
     dtypes: tuple[str, ...]
     options: dict
     node: Node = field(compare=False, repr=False)
+    constraint: bool = False
+    """Like a constraint kind (see checks.base.Kind.constraint): a property a trivial answer or
+    the untouched starter also has, so it earns points only once the function passes a check
+    that is not a constraint."""
 
     def arg(self, name: str):
         return next(a for a in self.args if a.name == name)
@@ -257,7 +261,7 @@ def load_check(node: Node, refs: dict, dims: dict, default_dtype: str) -> Check:
         raise node.error("kind", f"unknown check kind {kind_name!r}; known: "
                                  f"{', '.join(sorted(KINDS))}")
     common = {"id", "kind", "title", "points", "function", "args", "expect", "hint", "hidden",
-              "examples", "dtypes", "bonus"}
+              "examples", "dtypes", "bonus", "constraint"}
     node.reject_unknown(common | set(kind.OPTIONS))
     check_id = node.get_typed("id", str)
     if not _ID.match(check_id):
@@ -286,6 +290,7 @@ def load_check(node: Node, refs: dict, dims: dict, default_dtype: str) -> Check:
         function=node.get_typed("function", str, None), args=args, expect=expect,
         hint=text(node, "hint", None), hidden=node.get_typed("hidden", bool, False),
         bonus=node.get_typed("bonus", bool, False), examples=examples, dtypes=tuple(dtypes), options=options, node=node,
+        constraint=node.get_typed("constraint", bool, False),
     )
     kind.validate(check)
     return check

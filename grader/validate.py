@@ -1,7 +1,9 @@
 """`grader validate`: the self-audit of every exercise.
 
-The answer key and every variant must get full marks; every mutant must lose points. The data
-(Audit rows) is separate from the table the command line prints.
+The answer key and every variant must get full marks; every mutant must lose points; trivial
+answers (mutants named `trivial_*.py`: zeros, an identity, a constant) score at most
+TRIVIAL_SHARE of the maximum, and the untouched starter scores 0. The data (Audit rows) is
+separate from the table the command line prints.
 """
 
 from __future__ import annotations
@@ -17,22 +19,46 @@ from .results import ExerciseResult
 from .sandbox.client import Sandbox
 from .spec import Exercise
 
+TRIVIAL_SHARE = 0.10
+"""The most a trivial answer may score, as a share of the exercise's max_score."""
+TRIVIAL_PREFIX = "trivial_"
+
 
 @dataclass
 class Trial:
     role: str
-    """key, variant or mutant."""
+    """key, variant, mutant, trivial (a mutant named trivial_*.py) or starter."""
     file: str
     result: ExerciseResult
 
     @property
     def ok(self) -> bool:
-        full = self.result.status == "passed" and self.result.score == self.result.max_score
-        return full if self.role in ("key", "variant") else self.result.score < self.result.max_score
+        score, top = self.result.score, self.result.max_score
+        if self.result.status == "missing":
+            return False
+        if self.role in ("key", "variant"):
+            return self.result.status == "passed" and score == top
+        if self.role == "trivial":
+            return score <= TRIVIAL_SHARE * top + 1e-9
+        if self.role == "starter":
+            return score == 0
+        return score < top
+
+    @property
+    def limit(self) -> str:
+        """What this role must score, in words (for the table)."""
+        top = self.result.max_score
+        return {"key": f"= {top:g}", "variant": f"= {top:g}", "mutant": f"< {top:g}",
+                "trivial": f"<= {TRIVIAL_SHARE * top:g}", "starter": "= 0"}[self.role]
 
     @property
     def caught_by(self) -> list[str]:
         return [c.id for c in self.result.checks if c.status != "passed"]
+
+    @property
+    def earned_by(self) -> list[str]:
+        """The checks that gave points (what let a trivial answer or a starter score)."""
+        return [c.id for c in self.result.checks if c.points > 0 and not c.bonus]
 
 
 @dataclass
@@ -45,9 +71,13 @@ class Audit:
         return sum(t.ok for t in rows), len(rows)
 
     @property
+    def complete(self) -> bool:
+        """At least one variant, one mutant and one trivial answer to audit."""
+        return all(self.count(r)[1] >= 1 for r in ("variant", "mutant", "trivial"))
+
+    @property
     def ok(self) -> bool:
-        variants, mutants = self.count("variant"), self.count("mutant")
-        return all(t.ok for t in self.trials) and variants[1] >= 1 and mutants[1] >= 1
+        return all(t.ok for t in self.trials) and self.complete
 
 
 def _grade_file(exercise, file: Path, config, sandbox) -> ExerciseResult:
@@ -66,14 +96,16 @@ def audit(*, exercise: Exercise, solutions: Path, config: Config, sandbox: Sandb
     key = solutions / exercise.file
     plan = [("key", key)]
     plan += [("variant", p) for p in sorted((solutions / "variants" / exercise.id).glob("*.py"))]
-    plan += [("mutant", p) for p in sorted((solutions / "mutants" / exercise.id).glob("*.py"))]
+    for p in sorted((solutions / "mutants" / exercise.id).glob("*.py")):
+        plan.append(("trivial" if p.name.startswith(TRIVIAL_PREFIX) else "mutant", p))
+    plan.append(("starter", exercise.path.parent / exercise.file))
     for role, path in plan:
         if not path.exists():
             result = ExerciseResult(id=exercise.id, title=exercise.title, status="missing",
                                     checks=[])
         else:
             result = _grade_file(exercise, path, config, sandbox)
-        trial = Trial(role, str(path.relative_to(solutions.parent)), result)
+        trial = Trial(role, _shown(path, solutions), result)
         out.trials.append(trial)
         if on_trial:
             on_trial(trial)
@@ -88,6 +120,10 @@ def miss_reason(trial: Trial, lang: str) -> str:
     if trial.role == "mutant":
         return ("got full marks: no check catches this mutant; add or tighten a check that "
                 "tells it apart from the answer key")
+    if trial.role in ("trivial", "starter") and r.status != "missing":
+        return (f"scored {r.score:g}/{r.max_score:g} (must be {trial.limit}); points from: "
+                + (", ".join(trial.earned_by) or "none")
+                + "; make those checks count only once a value check passes (constraint)")
     if r.status == "missing":
         return "file not found"
     reasons = []
@@ -99,3 +135,9 @@ def miss_reason(trial: Trial, lang: str) -> str:
             text = c.message.get(lang) if c.message is not None else ""
             reasons.append(f"{c.id} {c.status}" + (f": {text}" if text else ""))
     return "; ".join(" ".join(x.split()) for x in reasons) or f"status {r.status}"
+
+
+def _shown(path: Path, solutions: Path) -> str:
+    """The path from the project root (solutions' parent), or its last three parts."""
+    path, root = Path(path).resolve(), Path(solutions).resolve().parent
+    return str(path.relative_to(root) if path.is_relative_to(root) else Path(*path.parts[-3:]))

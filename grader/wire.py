@@ -3,7 +3,9 @@
 A frame is a 4-byte big-endian header length, a JSON header, then raw tensor bytes. Values are a
 tree of plain JSON values and tagged nodes:
 
-- ``{"T": i}``: tensor i of ``header["tensors"]`` (dtype, shape, byte range, and facts about it),
+- ``{"T": i}``: tensor i of ``header["tensors"]`` (dtype, shape, byte range, and facts about it;
+  the grader's own inputs also carry their layout, ``strides`` and ``storage_offset``, so that a
+  transposed or strided input reaches the student's code as one),
 - ``{"L": [...]}`` a list, ``{"U": [...]}`` a tuple, ``{"D": [[key, value], ...]}`` a dict with
   string keys, ``{"O": "TypeName"}`` anything else (only its type name travels).
 
@@ -24,6 +26,8 @@ import torch
 MAX_FRAME = 256 * 1024 * 1024
 MAX_DEPTH = 16
 MAX_NODES = 10_000
+MAX_SPAN = 4
+"""A strided layout may spread a tensor over at most this many times its elements (plus 64)."""
 
 DTYPES = {
     name: getattr(torch, name)
@@ -71,7 +75,9 @@ class Encoder:
         self.blobs: list[bytes] = []
         self.size = 0
 
-    def add_tensor(self, t: torch.Tensor, facts: dict | None = None) -> dict:
+    def add_tensor(self, t: torch.Tensor, facts: dict | None = None,
+                   layout: bool = False) -> dict:
+        """layout: also send a non-contiguous tensor's strides and storage offset."""
         name = DTYPE_NAMES.get(t.dtype)
         if name is None:
             return {"O": f"Tensor[{t.dtype}]"}
@@ -81,6 +87,8 @@ class Encoder:
             raise WireError("frame too large")
         entry = {"dtype": name, "shape": list(t.shape), "offset": sum(map(len, self.blobs)),
                  "nbytes": len(raw)}
+        if layout and t.numel() > 1 and not t.is_contiguous():
+            entry["strides"], entry["storage_offset"] = list(t.stride()), t.storage_offset()
         entry.update(facts or {})
         self.tensors.append(entry)
         self.blobs.append(raw)
@@ -95,7 +103,7 @@ class Encoder:
         if isinstance(obj, float):
             return obj if math.isfinite(obj) else {"F": repr(obj)}
         if isinstance(obj, torch.Tensor):
-            return self.add_tensor(obj)
+            return self.add_tensor(obj, layout=True)
         if isinstance(obj, tuple):
             return {"U": [self.value(v, depth + 1) for v in obj]}
         if isinstance(obj, list):
@@ -183,6 +191,8 @@ class Decoder:
             data = torch.frombuffer(bytearray(raw), dtype=store).reshape(shape)
             if dtype == torch.bool:
                 data = data != 0
+            if "strides" in e or "storage_offset" in e:
+                data = _strided(data, e.get("strides"), e.get("storage_offset"))
         facts = {k: e.get(k) for k in ("type_name", "exact_type", "requires_grad", "is_leaf",
                                          "grad_fn", "has_grad")}
         return TensorFacts(
@@ -221,6 +231,29 @@ class Decoder:
             if tag == "O" and isinstance(body, str):
                 return Opaque(body[:200])
         raise WireError("value does not follow the schema")
+
+
+def _strided(data: torch.Tensor, strides, offset) -> torch.Tensor:
+    """The same values in the layout the sender described: a fresh storage of the span that
+    layout needs, with data copied into it. Refuses layouts whose elements overlap (a write
+    to one would change another) or that span far more memory than the tensor holds."""
+    shape = list(data.shape)
+    if not (isinstance(strides, list) and len(strides) == len(shape)
+            and all(type(s) is int and 0 <= s < 2**31 for s in strides)
+            and type(offset) is int and 0 <= offset < 2**31):
+        raise WireError("bad tensor layout")
+    dims = sorted((st, n) for st, n in zip(strides, shape) if n > 1)
+    need = 1
+    for st, n in dims:  # each dimension steps over everything the smaller ones cover
+        if st < need:
+            raise WireError("tensor layout overlaps itself")
+        need = st * n
+    span = offset + sum((n - 1) * st for st, n in zip(strides, shape)) + 1
+    if span > MAX_SPAN * data.numel() + 64:
+        raise WireError("tensor layout spans too much memory")
+    out = torch.zeros(span, dtype=data.dtype).as_strided(shape, strides, offset)
+    out.copy_(data)
+    return out
 
 
 @dataclass(frozen=True)

@@ -94,7 +94,41 @@ def test_smooth_rows_are_still_compared():
     # Row 0 (the zero vector) is judged by the allowance; row 1 by the comparison.
     assert verdict.status == "failed" and "v.grad[1, " in verdict.message.en
     assert "2 of 4 elements differ" in verdict.message.en
-    assert "epsilon" in verdict.message.en
+    assert "must equal torch's" in verdict.message.en
+
+
+LSM_VALUE = CHECKS["log_softmax_value"]
+ROWS = t([[[0.0, -1.0, 3.0], [1.0, 2.0, 3.0]]])
+
+
+@pytest.mark.parametrize("answer, named, not_named", [
+    # An epsilon inside the log: every element shifted by the same amount under exp.
+    (lambda x: torch.log(torch.softmax(x, -1) + 1e-8), "log(p + 1e-08)", "underflow"),
+    # The row maximum subtracted, then the log of a ratio: only the underflowing element is off.
+    (lambda x: torch.log(torch.exp(x - x.amax(-1, keepdim=True))
+                         / torch.exp(x - x.amax(-1, keepdim=True)).sum(-1, keepdim=True)),
+     "underflow", "epsilon"),
+    # float32 arithmetic, cast back.
+    (lambda x: torch.log_softmax(x.float(), -1).double(), "float32", "epsilon"),
+])
+def test_a_named_cause_is_shown_only_when_the_values_match_it(answer, named, not_named):
+    inputs = {"logits": ROWS if named != "underflow" else t([[[0.0, -740.0, 3.0]]])}
+    verdict = judge(EXERCISE, LSM_VALUE, inputs, log_softmax=answer)
+    assert verdict is not None and named in verdict.message.en, verdict.message.en
+    assert not_named not in verdict.message.en
+
+
+def test_no_cause_is_named_when_none_matches():
+    # Right except one element nudged: neither an epsilon, nor float32, nor an underflow.
+    def nudged(x):
+        out = torch.log_softmax(x, -1).clone()
+        out[..., 0] *= 1 + 1e-7
+        return out
+
+    verdict = judge(EXERCISE, LSM_VALUE, {"logits": t([[[0.0, 1.0, 3.0]]])}, log_softmax=nudged)
+    text = verdict.message.en
+    assert "nearly right" in text
+    assert not any(w in text for w in ("epsilon", "float32", "underflow"))
 
 
 def test_value_kind_flags_nan_first():
@@ -122,8 +156,8 @@ def _load(tmp_path, old, new):
 @pytest.mark.parametrize("old, new, key, words", [
     ("rows: [zero, tiny]\n    smooth_from", "rows: [zero, huge]\n    smooth_from", "rows",
      "'huge'"),
-    ("v: {shape: [N, D], low: -5, high: 5, requires_grad: true}",
-     "v: {shape: [N, D], low: -5, high: 5}", "args", "requires_grad: true"),
+    ("v: {shape: [B, N, D], low: -5, high: 5, requires_grad: true}",
+     "v: {shape: [B, N, D], low: -5, high: 5}", "args", "requires_grad: true"),
     ("expect: {grad_of: norm, wrt: v, upstream: g}", "expect: {grad_of: norm, wrt: v}", "expect",
      "upstream"),
 ])

@@ -24,6 +24,14 @@ EXPECTED = {
     "overflow_forward": ("forward_finite", "overflow"),
     "stashed_on_ctx": ("saved_for_backward", "ctx.y"),
     "uses_torch_sigmoid": ("no_builtin_sigmoid", "torch.sigmoid"),
+    "clamps_input_range": ("forward_finite", "values differ"),
+    "clamps_output": ("forward_finite", "values differ"),
+    "view_flat": ("forward_finite", "view size is not compatible"),
+    "trivial_constant": ("forward_value", "values differ"),
+    "trivial_identity": ("forward_value", "values differ"),
+    "trivial_zeros": ("forward_value", "values differ"),
+    "grad_output_in_place": ("backward_vjp", "changed grad_output in place"),
+    "in_place_undone": ("input_untouched", "version counter"),
 }
 
 

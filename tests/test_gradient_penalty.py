@@ -34,12 +34,18 @@ EXPECTED = {
     "norm_dim1_images": ("penalty_images", "dim 1 only"),
     "norm_whole_batch": ("penalty_vectors", "whole batch"),
     "ones_n1_grad_outputs": ("penalty_vectors", "Mismatch in shape"),
-    "real_in_place": ("no_side_effects", "changed the contents of its input `real`"),
+    "real_in_place": ("no_side_effects", "its input `real`"),
     "sqrt_no_eps": ("dead_relu_finite", "infinite derivative at 0"),
     "squared_norm": ("penalty_vectors", "‖g‖² (the sum of squares)"),
     "sum_not_mean": ("penalty_vectors", "summed over the batch"),
     "weight_clipping": ("no_side_effects", "changed the critic's parameter"),
     "zero_grad_inside": ("no_side_effects", "zero_grad() wipes it"),
+    "trivial_constant": ("penalty_vectors", "penalty"),
+    "trivial_zeros": ("penalty_vectors", "penalty"),
+    "train_mode_left_on": ("no_side_effects", "changed the critic's mode"),
+    "unfreezes_critic": ("no_side_effects", "which the caller froze"),
+    "alpha_4d_on_vectors": ("penalty_vectors", "alpha shaped (N, 1, 1, 1) on (N, D) data"),
+    "one_alpha": ("penalty_vectors", "one alpha (alpha[0]) for the whole batch"),
 }
 
 
@@ -87,3 +93,15 @@ def test_starter_scores_zero_with_not_implemented(grade_files, starters):
     assert ex.score == 0
     assert all(c.status == "error" for c in ex.checks)
     assert "NotImplementedError" in ex.checks[0].message.en
+
+
+def test_code_that_raises_sees_the_critic_and_a_hint_for_the_error(exercises, sandbox,
+                                                                   fast_config, tmp_path):
+    full = exercises[ID]
+    only = dataclasses.replace(full, checks=tuple(c for c in full.checks
+                                                  if c.id == "penalty_images"))
+    ex = _grade(SOLUTIONS / "mutants" / ID / "alpha_not_reshaped.py", only, sandbox, fast_config, tmp_path)
+    (row,) = ex.checks
+    assert row.status == "error"
+    assert "Critic: CNN" in row.message.en and "called on x̂ of shape (" in row.message.en
+    assert "Your code raised" in row.hint.en and row.hint != only.checks[0].hint

@@ -67,6 +67,18 @@ def df(x):
                           "torch.Tensor.requires_grad"]
 
 
+def test_reading_requires_grad_is_not_a_trick():
+    src = """
+import torch
+def df(x):
+    if x.requires_grad:
+        x = x.detach()
+    flag = x.requires_grad and torch.is_grad_enabled()
+    return x * flag
+"""
+    assert names(src) == []
+
+
 def test_import_inside_function_and_methods():
     src = """
 class Sigmoid:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 
 from conftest import SOLUTIONS
@@ -11,6 +12,7 @@ from grader.validate import audit
 KEY = SOLUTIONS / "custom_sigmoid.py"
 VARIANT = SOLUTIONS / "variants" / "custom_sigmoid" / "tanh_identity.py"
 MUTANT = SOLUTIONS / "mutants" / "custom_sigmoid" / "missing_one_minus_y.py"
+TRIVIAL = SOLUTIONS / "mutants" / "custom_sigmoid" / "trivial_zeros.py"
 
 
 def _solutions(root, *, key=KEY, variants=(), mutants=()):
@@ -28,12 +30,55 @@ def _solutions(root, *, key=KEY, variants=(), mutants=()):
 
 
 def test_sound_audit_exits_0_with_table(tmp_path, fast, capsys):
-    folder = _solutions(tmp_path, variants=[("v.py", VARIANT)], mutants=[("m.py", MUTANT)])
+    folder = _solutions(tmp_path, variants=[("v.py", VARIANT)],
+                        mutants=[("m.py", MUTANT), ("trivial_zeros.py", TRIVIAL)])
     code = main(fast + ["validate", "custom_sigmoid", "--solutions", str(folder)])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert "variants accepted 1/1, mutants rejected 1/1 (mutation score 100%)" in out
+    assert ("variants accepted 1/1, mutants rejected 1/1 (mutation score 100%), trivial "
+            "answers held to 10% 1/1, starter at 0: yes") in out
     assert "backward_vjp" in out  # the table says which check caught the mutant
+    assert "starter" in out and "trivial" in out
+
+
+def test_a_trivial_answer_scoring_over_a_tenth_is_a_miss(tmp_path, fast, capsys):
+    # A mutant that loses one point of ten is a fine mutant but not a trivial answer.
+    overflow = SOLUTIONS / "mutants" / "custom_sigmoid" / "overflow_backward.py"
+    folder = _solutions(tmp_path, variants=[("v.py", VARIANT)],
+                        mutants=[("m.py", MUTANT), ("trivial_fake.py", overflow)])
+    code = main(fast + ["validate", "custom_sigmoid", "--solutions", str(folder)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "trivial answers held to 10% 0/1" in out
+    assert "MISS (must be <= 1)" in out
+    assert "points from: forward_value" in out  # which checks let it score
+
+
+def test_a_starter_that_scores_is_a_miss(tmp_path, sandbox, exercises, fast_config):
+    # An exercise whose starter is already the answer: validate must say so.
+    exercise = exercises["custom_sigmoid"]
+    folder = _solutions(tmp_path, variants=[("v.py", VARIANT)],
+                        mutants=[("m.py", MUTANT), ("trivial_zeros.py", TRIVIAL)])
+    starter_dir = tmp_path / "exercises" / "custom_sigmoid"
+    starter_dir.mkdir(parents=True)
+    shutil.copyfile(exercise.path, starter_dir / "exercise.yaml")
+    shutil.copyfile(KEY, starter_dir / "custom_sigmoid.py")
+    moved = dataclasses.replace(exercise, path=starter_dir / "exercise.yaml")
+    result = audit(exercise=moved, solutions=folder, config=fast_config, sandbox=sandbox)
+    starter = result.trials[-1]
+    assert starter.role == "starter" and starter.result.score == starter.result.max_score
+    assert not starter.ok and not result.ok
+    assert [t.ok for t in result.trials if t.role != "starter"] == [True] * 4
+
+
+def test_the_real_starter_and_trivial_answers_score_nothing(tmp_path, sandbox, exercises,
+                                                             fast_config):
+    folder = _solutions(tmp_path, variants=[("v.py", VARIANT)], mutants=[
+        (p.name, p) for p in sorted((SOLUTIONS / "mutants" / "custom_sigmoid").glob("trivial_*"))])
+    result = audit(exercise=exercises["custom_sigmoid"], solutions=folder, config=fast_config,
+                   sandbox=sandbox)
+    scored = {t.role: t.result.score for t in result.trials if t.role in ("trivial", "starter")}
+    assert result.count("trivial")[1] >= 2 and scored == {"trivial": 0, "starter": 0}
 
 
 def test_wrong_variant_and_surviving_mutant_are_misses(tmp_path, fast, capsys):
@@ -65,4 +110,11 @@ def test_missing_key_and_no_mutants_fail_the_audit(tmp_path, sandbox, exercises,
 def test_an_audit_needs_a_mutant(tmp_path, fast, capsys):
     folder = _solutions(tmp_path, variants=[("v.py", VARIANT)])
     assert main(fast + ["validate", "custom_sigmoid", "--solutions", str(folder)]) == 1
-    assert "needs at least one variant and one mutant" in capsys.readouterr().out
+    assert "needs at least one variant, one mutant and one trivial answer" in (
+        capsys.readouterr().out)
+
+
+def test_an_audit_needs_a_trivial_answer(tmp_path, fast, capsys):
+    folder = _solutions(tmp_path, variants=[("v.py", VARIANT)], mutants=[("m.py", MUTANT)])
+    assert main(fast + ["validate", "custom_sigmoid", "--solutions", str(folder)]) == 1
+    assert "trivial_*.py" in capsys.readouterr().out

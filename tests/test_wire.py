@@ -87,3 +87,37 @@ def test_deep_nesting_is_refused():
         node = {"L": [node]}
     with pytest.raises(wire.WireError):
         wire.Decoder({"tensors": []}, b"").value(node)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: torch.arange(6.0).reshape(2, 3).T,                      # transposed
+    lambda: torch.arange(10.0)[1::2],                                # strided, with an offset
+    lambda: torch.arange(24.0).reshape(2, 3, 4).transpose(-1, -2),   # a batch of transposes
+])
+def test_the_graders_inputs_keep_their_layout(make):
+    # contiguous: false must reach the student's code as a non-contiguous tensor (x.view(-1)
+    # fails on it), not as a contiguous copy.
+    t = make()
+    back = roundtrip(t).data
+    assert torch.equal(back, t) and not back.is_contiguous()
+    assert back.stride() == t.stride() and back.storage_offset() == t.storage_offset()
+
+
+def test_the_workers_tensors_travel_contiguous():
+    enc = wire.Encoder()
+    enc.add_tensor(torch.arange(6.0).reshape(2, 3).T)
+    assert "strides" not in enc.tensors[0]
+
+
+@pytest.mark.parametrize("strides, offset", [
+    ([1, 1], 0),          # rows overlap: a write to one element changes another
+    ([0, 1], 0),          # a broadcast (stride 0) dimension
+    ([1000, 1], 0),       # spans far more memory than six elements
+    ([3, -1], 0), ([3, 1], -1), ("3,1", 0), ([3], 0), ([3, 1], 2.5),
+])
+def test_decoder_rejects_bad_layouts(strides, offset):
+    header, blob = frame({"v": {"T": 0}, "tensors": [
+        {"dtype": "float32", "shape": [2, 3], "offset": 0, "nbytes": 24, "strides": strides,
+         "storage_offset": offset}]}, bytes(24))
+    with pytest.raises(wire.WireError):
+        wire.Decoder(header, blob).value(header["v"])

@@ -15,6 +15,9 @@ class Verdict:
     """failed (a wrong answer) or error (the code could not run)."""
     message: Text
     traceback: list[str] = field(default_factory=list)
+    hint: Text | None = None
+    """A hint for this failure, shown instead of the check's (whose hint is about the
+    check's usual mistake, not, say, an exception the code raised)."""
 
 
 @dataclass
@@ -25,6 +28,9 @@ class Judging:
     check: Check
     inputs: dict
     """The grader's own copies of the inputs, by argument name."""
+    confirmed: frozenset | None = None
+    """The named mistakes (see Kind.candidates) the answer matched on every failing example
+    tried; None before that is known. A kind names only these."""
 
     @property
     def tolerances(self) -> dict:
@@ -74,6 +80,17 @@ class Kind:
         them (op names another probe). Tensors go through enc (a wire.Encoder)."""
         grad_args = [i for i, a in enumerate(check.args) if getattr(a, "requires_grad", False)]
         return {"grad_args": grad_args} if grad_args else {}
+
+    def frame(self, ctx: Judging, verdict: Verdict) -> Verdict:
+        """A shared verdict (the code raised, a forbidden call) with what this kind adds to
+        make the example reproducible, such as the drawn critic it ran with."""
+        return verdict
+
+    def candidates(self, ctx: Judging, reply: dict, values: dict) -> set[str] | None:
+        """The named mistakes this failing answer matches at this example, for kinds that
+        name mistakes (None: this kind names none). The grader keeps only those that match on
+        several examples (grader.confirm) before a message names them."""
+        return None
 
     def judge(self, ctx: Judging, reply: dict, values: dict) -> Verdict | None:
         """None when this example passes. values holds the decoded outs, grads, args_after,

@@ -7,6 +7,8 @@ the scan (through getattr, say) is still caught.
 
 from __future__ import annotations
 
+import ast
+
 from ..messages import both
 from ..scan import scan
 from ..yamlfile import NodeList
@@ -35,11 +37,16 @@ class ForbiddenApi(Kind):
     def run(self, check, tree, runtime_hits: dict) -> Verdict | None:
         functions = list(check.options["functions"])
         apis = list(check.options["apis"])
-        found = [f"{f.name} (baris/line {f.line}, {f.function})"
-                 for f in scan(tree, functions, apis)]
+        names = _enclosing(tree)
+        found = []
+        for f in scan(tree, functions, apis):
+            fn = f.function if f.function != "<file>" else names(f.line)
+            found.append(both("{a} (baris {n}, {fn})", "{a} (line {n}, {fn})", a=f.name,
+                              n=f.line, fn=fn or _MODULE))
         for fn, hits in sorted(runtime_hits.items()):
             if "*" in functions or fn in functions or fn.split(".")[0] in functions:
-                found += [f"{api} ({fn}, runtime)" for api in sorted(hits)]
+                found += [both("{a} ({fn}, saat dijalankan)", "{a} ({fn}, at run time)",
+                               a=api, fn=fn) for api in sorted(hits)]
         if not found:
             return None
         reason = check.options.get("reason") or {}
@@ -47,7 +54,34 @@ class ForbiddenApi(Kind):
             "{f}", "{f}", f=", ".join(functions))
         return Verdict("failed", both(
             "Dilarang di {w}: {found}. {r}", "Forbidden in {w}: {found}. {r_en}",
-            w=where, found="; ".join(found), r=reason.get("id", ""), r_en=reason.get("en", "")))
+            w=where, found=both("; ".join(t.id for t in found), "; ".join(t.en for t in found)),
+            r=reason.get("id", ""), r_en=reason.get("en", "")))
+
+
+_MODULE = both("tingkat modul", "module level")
+
+
+def _enclosing(tree):
+    """line -> the dotted name of the innermost function or class around it (None at module
+    level): a whole-file scan names where each hit is."""
+    spans = []
+
+    def visit(node, prefix):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = f"{prefix}{child.name}"
+                spans.append((child.lineno, getattr(child, "end_lineno", child.lineno), name))
+                visit(child, name + ".")
+            else:
+                visit(child, prefix)
+
+    visit(tree, "")
+
+    def find(line):
+        inside = [s for s in spans if s[0] <= line <= s[1]]
+        return max(inside, key=lambda s: s[0])[2] if inside else None
+
+    return find
 
 
 KINDS = [ForbiddenApi()]

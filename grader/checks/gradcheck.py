@@ -31,6 +31,8 @@ class GradCheck(Kind):
     name = "gradcheck"
     OPTIONS = {"eps": float, "atol": float, "rtol": float}
     order = 1
+    # A backward consistent with its own forward: zeros, identities and constants are.
+    constraint = True
 
     def validate(self, check):
         super().validate(check)

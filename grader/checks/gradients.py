@@ -47,6 +47,9 @@ class Vjp(Kind):
                 "backward": {"upstream": enc.value(inputs[up]) if up else None}}
 
     def judge(self, ctx: Judging, reply, values):
+        changed = upstream_changed(ctx, reply)
+        if changed:
+            return changed
         want = self._by_name(ctx, ctx.check.expect)
         got, missing = self._grads(ctx, values)
         if missing:
@@ -105,12 +108,16 @@ class Vjp(Kind):
 
 
 class VjpFinite(Vjp):
-    """Wherever the reference gradient is finite, so is the student's (inputs at the extremes)."""
+    """Wherever the reference gradient is finite, so is the student's (inputs at the extremes);
+    there the gradients are compared too, after the non-finite elements are reported."""
 
     name = "vjp_finite"
-    OPTIONS = {}
+    constraint = True
 
     def judge(self, ctx: Judging, reply, values):
+        changed = upstream_changed(ctx, reply)
+        if changed:
+            return changed
         want = self._by_name(ctx, ctx.check.expect)
         got, missing = self._grads(ctx, values)
         if missing:
@@ -136,7 +143,20 @@ class VjpFinite(Vjp):
                     "large number becomes inf, then inf/inf or 0·inf becomes NaN).",
                     fn=ctx.check.function, a=name, idx=idx if idx else "", at=at or "-",
                     got=data.reshape(-1)[i].item(), want=expected.reshape(-1)[i].item()))
+        return super().judge(ctx, reply, values)
+
+
+def upstream_changed(ctx: Judging, reply) -> Verdict | None:
+    """A backward that wrote into grad_output (the worker saw its values or version move)."""
+    if reply.get("upstream_changed") is not True:
         return None
+    return Verdict("failed", both(
+        "backward melalui {fn} mengubah grad_output secara in-place (misalnya "
+        "grad_output.mul_(...)). grad_output milik autograd dan bisa dipakai node lain; "
+        "kembalikan tensor baru: grad_output * turunan_lokal.",
+        "backward through {fn} changed grad_output in place (grad_output.mul_(...), say). "
+        "grad_output belongs to autograd and other nodes may use it; return a new tensor: "
+        "grad_output * local_derivative.", fn=ctx.check.function))
 
 
 def wrt_names(wrt) -> list[str]:

@@ -31,6 +31,17 @@ class InputsUntouched(Kind):
                     "{fn} changed the contents of its input `{a}` (an in-place operation on the "
                     "caller's tensor). Work on a copy (clone) or use out-of-place operations.",
                     fn=fn, a=arg.name))
+            if after.extra.get("x_in_place") is True:
+                return Verdict("failed", both(
+                    "{fn} menulis ke input `{a}` secara in-place (penghitung versi tensor "
+                    "berubah, walaupun nilainya akhirnya sama). Tensor yang disimpan autograd "
+                    "untuk backward menjadi tidak sah; jangan menulis ke tensor pemanggil sama "
+                    "sekali.",
+                    "{fn} wrote into its input `{a}` in place (the tensor's version counter "
+                    "moved, even though its values end as they were). Tensors autograd saved "
+                    "for backward are invalidated by that; do not write into the caller's "
+                    "tensor at all.",
+                    fn=fn, a=arg.name))
             if after.requires_grad != arg.requires_grad:
                 return Verdict("failed", both(
                     "{fn} mengubah requires_grad pada input `{a}` milik pemanggil (menjadi {v}). "

@@ -39,9 +39,8 @@ def diagnose(ctx: Judging, ref: Reference, got: float) -> Text | None:
     (alpha = 0, say) several can give the same value."""
     i = ctx.inputs
     passed_lam = "lam" in i
-    candidates = suspects(i["critic"], i["real"], i["fake"], i["alpha"], _lam(ctx), ref)
-    found = [DIAGNOSES[name] for name, value in candidates
-             if (passed_lam or name != "no_lam") and _close(got, value)]
+    found = [DIAGNOSES[name] for name in matching(ctx, ref, got)
+             if ctx.confirmed is None or name in ctx.confirmed]
     if not found and not passed_lam and float(ref.value) != 0:
         # Called without lam: the answer's own default shows as a constant factor.
         default = float(ctx.check.options["default_lam"])
@@ -57,6 +56,15 @@ def diagnose(ctx: Judging, ref: Reference, got: float) -> Text | None:
     return both("Pada input ini beberapa kesalahan memberi nilai yang sama: {l}",
                 "At these inputs several mistakes give the same value: {l}",
                 l=_join(found, both(" Atau: ", " Or: ")))
+
+
+def matching(ctx: Judging, ref: Reference, got: float) -> list[str]:
+    """The names of the common mistakes (DIAGNOSES) whose value this answer has here."""
+    i = ctx.inputs
+    passed_lam = "lam" in i
+    candidates = suspects(i["critic"], i["real"], i["fake"], i["alpha"], _lam(ctx), ref)
+    return [name for name, value in candidates
+            if (passed_lam or name != "no_lam") and _close(got, value)]
 
 
 def _close(got: float, value: torch.Tensor) -> bool:
@@ -104,8 +112,17 @@ def _critic_text(ctx: Judging, text: Text, ref: Reference | None = None) -> Text
     dead = _dead(ctx, ref)
     dead = "" if not dead else both("; sampel {i}: ∂critic/∂x̂ = 0",
                                     "; sample {i}: ∂critic/∂x̂ = 0", i=", ".join(map(str, dead)))
-    return both("{t} Critic: {c}{d}.", "{t} Critic: {c}{d}.", t=text, c=drawn.recipe.describe(),
-                d=dead)
+    names = critics.parameter_names(drawn.recipe)
+    frozen = ", ".join(names[i] for i in drawn.frozen)
+    state = both("{f}{m}", "{f_en}{m_en}",
+                 f=f"; dibekukan: {frozen}" if frozen else "",
+                 f_en=f"; frozen: {frozen}" if frozen else "",
+                 m="" if drawn.training else "; mode eval",
+                 m_en="" if drawn.training else "; eval mode")
+    shape = tuple(ctx.inputs["real"].shape)
+    return both("{t} Critic: {c}, dipanggil pada x̂ ber-shape {x}{s}{d}.",
+                "{t} Critic: {c}, called on x̂ of shape {x}{s}{d}.", t=text,
+                c=drawn.recipe.describe(), x=shape, s=state, d=dead)
 
 
 class CriticKind(Kind):
@@ -147,13 +164,29 @@ class CriticKind(Kind):
     def strategy(self, exercise, check):
         return _draw(exercise, check, self.preset_grads)
 
+    def frame(self, ctx, verdict):
+        m = verdict.message
+        ended = Text(id=m.id if m.id.endswith(".") else m.id + ".",
+                     en=m.en if m.en.endswith(".") else m.en + ".")
+        hint = verdict.hint
+        if verdict.status == "error":  # the code raised: a hint about the check would mislead
+            hint = both("Kodemu melempar exception dengan critic dan input ini. Buat critic "
+                        "seperti yang dijelaskan (lapisan, shape x̂) dengan input dari contoh "
+                        "gagal, jalankan fungsimu, dan baca baris traceback-mu: biasanya shape "
+                        "alpha atau keluaran critic yang tidak cocok.",
+                        "Your code raised with this critic and these inputs. Build a critic "
+                        "as described (layers, x̂'s shape) with the failing example's inputs, "
+                        "run your function, and read your traceback's lines: usually alpha's "
+                        "shape or the critic's output shape does not fit.")
+        return Verdict(verdict.status, _critic_text(ctx, ended), verdict.traceback, hint)
+
     def request(self, check, inputs, enc):
         drawn: DrawnCritic = inputs["critic"]
         req = dict(super().request(check, inputs, enc))
         preset = enc.value(list(drawn.preset_grads)) if drawn.preset_grads is not None else None
         req.update(op="critic_call", param_grads=self.param_grads, critic={
             "recipe": drawn.recipe.to_dict(), "weights": enc.value(list(drawn.weights)),
-            "preset_grads": preset})
+            "preset_grads": preset, "frozen": list(drawn.frozen), "training": drawn.training})
         return req
 
 
@@ -185,6 +218,10 @@ def _draw(draw, exercise, check, preset: bool) -> dict:
         gen = torch.Generator().manual_seed(seed + 1)
         drawn.preset_grads = [torch.randn(w.shape, generator=gen, dtype=w.dtype)
                               for w in weights]
+    if preset:  # the side-effect checks: a caller may freeze layers, or keep the critic in eval
+        if draw(st.booleans()):
+            drawn.frozen = tuple(i for i in range(len(weights)) if draw(st.booleans()))
+        drawn.training = draw(st.booleans())
     inputs["critic"] = drawn
     return inputs
 
@@ -193,6 +230,12 @@ class CriticPenalty(CriticKind):
     """The returned penalty is a scalar tensor equal to the reference."""
 
     name = "critic_penalty"
+
+    def candidates(self, ctx, reply, values):
+        out = _first_out(values)
+        if out is _MISSING or not isinstance(out, TensorFacts) or out.data.numel() != 1:
+            return None
+        return set(matching(ctx, _reference(ctx), float(out.data)))
 
     def judge(self, ctx, reply, values):
         ref = _reference(ctx)
@@ -306,9 +349,19 @@ class CriticSideEffects(CriticKind):
                 and _items(data.get("params_requires_grad"), n, bool)):
             return _malformed(ctx)
         presets = drawn.preset_grads or [None] * len(names)
+        modes = data.get("training_after")
+        if isinstance(modes, list) and any(m is not drawn.training for m in modes):
+            return self._fail(ctx, both(
+                "{fn} mengubah mode critic (critic.{m}() tanpa mengembalikannya): pemanggil "
+                "menyerahkannya dalam mode {was}. Jangan mengubah mode critic, atau kembalikan "
+                "seperti semula.",
+                "{fn} changed the critic's mode (critic.{m}() without restoring it): the "
+                "caller handed it over in {was} mode. Leave the mode alone, or restore it.",
+                fn=fn, m="train" if not drawn.training else "eval",
+                was="train" if drawn.training else "eval"))
         rows = zip(names, drawn.weights, presets, data["params_after"], data["grads_after"],
-                   data["params_requires_grad"])
-        for name, sent, preset, after, grad, tracked in rows:
+                   data["params_requires_grad"], range(n))
+        for name, sent, preset, after, grad, tracked, i in rows:
             if not torch.equal(after.data, sent):
                 return self._fail(ctx, both(
                     "{fn} mengubah nilai parameter critic `{p}` (in-place). Bobot critic milik "
@@ -316,7 +369,15 @@ class CriticSideEffects(CriticKind):
                     "{fn} changed the critic's parameter `{p}` (in place). The critic's "
                     "weights belong to the caller: no clipping or optimizer.step() here.",
                     fn=fn, p=name))
-            if tracked is not True:
+            if tracked is not (i not in drawn.frozen):
+                if tracked:
+                    return self._fail(ctx, both(
+                        "{fn} menyalakan requires_grad pada parameter critic `{p}`, yang "
+                        "dibekukan pemanggil (requires_grad=False). Jangan mengubah "
+                        "requires_grad parameter critic.",
+                        "{fn} switched on requires_grad of the critic's parameter `{p}`, which "
+                        "the caller froze (requires_grad=False). Leave the parameters' "
+                        "requires_grad as they are.", fn=fn, p=name))
                 return self._fail(ctx, both(
                     "{fn} mematikan requires_grad pada parameter critic `{p}`.",
                     "{fn} switched off requires_grad of the critic's parameter `{p}`.",

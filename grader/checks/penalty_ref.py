@@ -29,9 +29,19 @@ class DrawnCritic:
     """The caller's .grad on each parameter before the call (None: no .grad)."""
     dead: int | None = None
     """The sample whose input gradient is exactly zero (every first-layer ReLU is off)."""
+    frozen: tuple = ()
+    """Indices (parameters() order) of parameters the caller froze (requires_grad False)."""
+    training: bool = True
+    """The critic's mode as the caller left it (train or eval)."""
 
     def __repr__(self) -> str:
-        return self.recipe.describe()
+        extra = []
+        if self.frozen:
+            names = critics.parameter_names(self.recipe)
+            extra.append("frozen: " + ", ".join(names[i] for i in self.frozen))
+        if not self.training:
+            extra.append("eval mode")
+        return self.recipe.describe() + (f" [{'; '.join(extra)}]" if extra else "")
 
 
 @dataclass
@@ -110,6 +120,16 @@ def _suspects(critic, real, fake, alpha, lam, g, n):
     yield "swapped", at(interpolate(fake, real, alpha))
     yield "at_real", at(real)
     yield "at_fake", at(fake)
+    if alpha.numel() > 1:
+        yield "one_alpha", at(interpolate(real, fake, alpha[:1].expand_as(alpha)))
+    if real.dim() == 2:
+        # alpha.view(-1, 1, 1, 1), the image recipe, on (N, D) data: x̂ broadcasts to
+        # (N, 1, N, D), and each "sample" is a whole copy of the batch.
+        try:
+            x4 = alpha.view(-1, 1, 1, 1) * real + (1 - alpha.view(-1, 1, 1, 1)) * fake
+            yield "alpha_4d", at(x4)
+        except RuntimeError:
+            pass
 
 
 DIAGNOSES = {
@@ -145,6 +165,18 @@ DIAGNOSES = {
                     "critic(x̂) dan gradiennya terhadap x̂.",
                     "Your value equals the penalty with the gradient taken at real, not at x̂; "
                     "compute critic(x̂) and its gradient with respect to x̂."),
+    "one_alpha": both("Nilaimu sama dengan penalty dengan satu alpha (alpha[0]) untuk seluruh "
+                      "batch; alpha punya satu nilai per sampel: bentuk ulang menjadi (N, 1, ...) "
+                      "dan pakai semuanya.",
+                      "Your value equals the penalty with one alpha (alpha[0]) for the whole "
+                      "batch; alpha holds one value per sample: reshape it to (N, 1, ...) and use "
+                      "all of them."),
+    "alpha_4d": both("Nilaimu sama dengan penalty dengan alpha ber-shape (N, 1, 1, 1) pada data "
+                     "(N, D): x̂ ter-broadcast menjadi (N, 1, N, D). Bentuk alpha mengikuti "
+                     "real: alpha.view(-1, *[1] * (real.dim() - 1)).",
+                     "Your value equals the penalty with alpha shaped (N, 1, 1, 1) on (N, D) "
+                     "data: x̂ broadcasts to (N, 1, N, D). Shape alpha after real: "
+                     "alpha.view(-1, *[1] * (real.dim() - 1))."),
     "at_fake": both("Nilaimu sama dengan penalty dengan gradien di fake, bukan di x̂; hitung "
                     "critic(x̂) dan gradiennya terhadap x̂.",
                     "Your value equals the penalty with the gradient taken at fake, not at x̂; "

@@ -7,17 +7,16 @@ allowance at a kink (a norm at the zero vector), where any bounded finite subgra
 
 from __future__ import annotations
 
-import dataclasses
-
 import torch
 from hypothesis import strategies as st
 
-from .. import refs, strategies
+from .. import diagnose, refs, strategies
 from ..compare import compare
 from ..messages import both, mismatch
 from ..spec import TensorArg, Text
 from ..wire import TensorFacts
 from .base import Judging, Verdict
+from .gradients import upstream_changed
 from .values import Value
 
 PATTERNS = ("zero", "tiny", "shifted")
@@ -46,6 +45,8 @@ def with_rows(draw, exercise, check) -> dict:
         elif pattern == "shifted":
             offset = draw(st.floats(arg.low, arg.high, allow_nan=False))
             rows[r] = (rows[r] * 1e-3 + offset).clamp(arg.low, arg.high)
+    if not inputs[arg.name].is_contiguous():  # keep the drawn layout (a transposed view)
+        t = torch.empty_strided(t.shape, inputs[arg.name].stride(), dtype=t.dtype).copy_(t)
     return dict(inputs, **{arg.name: t})
 
 
@@ -85,8 +86,10 @@ class RowwiseValue(Value):
 
     def judge(self, ctx: Judging, reply, values):
         want = refs.expected(ctx.check.expect, ctx.exercise.references, ctx.inputs)
-        found = compare(values["outs"][0], want, tolerances=ctx.tolerances)
-        return Verdict("failed", explained(found, ctx.check.function)) if found else None
+        got = values["outs"][0]
+        found = compare(got, want, tolerances=ctx.tolerances)
+        return Verdict("failed", explained(found, ctx.check.function, got, want)) if found \
+            else None
 
 
 class RowwiseVjp(Value):
@@ -124,6 +127,9 @@ class RowwiseVjp(Value):
     def judge(self, ctx: Judging, reply, values):
         check, fn = ctx.check, ctx.check.function
         wrt, up = check.expect.wrt, check.expect.upstream
+        changed = upstream_changed(ctx, reply)
+        if changed:
+            return changed
         want = refs.expected(check.expect, ctx.exercise.references, ctx.inputs)
         grads = values.get("grads")
         got = grads[0] if isinstance(grads, (tuple, list)) and len(grads) == 1 else grads
@@ -186,22 +192,24 @@ class RowwiseVjp(Value):
         return TensorFacts(data=patched, type_name=got.type_name, exact_type=got.exact_type)
 
 
-# A relative error this small, where the formula is otherwise right, is the mark of an epsilon.
+# A relative error this small, where the formula is otherwise right, has a named cause.
 SMALL = 1e-5
 
 
-def explained(found, fn) -> Text:
-    """The mismatch's text; a small value error is explained by an epsilon or float32 (rather
-    than by float32 alone, as the shared text would)."""
+def explained(found, fn, got=None, want=None) -> Text:
+    """The mismatch's text; for a small value error, the cause that the values match (an
+    epsilon, an underflow; float32 in the shared text), or else only that it must be equal."""
     if found.kind != "value" or found.rel_err is None or not 0 < found.rel_err <= SMALL:
         return mismatch(found, fn)
-    if hasattr(found, "dtype"):
-        found = dataclasses.replace(found, dtype=None)
-    return both("{m} Galat sekecil ini khas epsilon (log(p + 1e-8), sqrt(s + 1e-8)) atau "
-                "perhitungan float32: hasil harus sama dengan torch, bukan hanya hingga.",
-                "{m} An error this small is typical of an epsilon (log(p + 1e-8), "
-                "sqrt(s + 1e-8)) or of float32 arithmetic: the result must equal torch's, not "
-                "merely be finite.", m=mismatch(found, fn))
+    cause = None
+    if isinstance(got, TensorFacts) and isinstance(want, torch.Tensor) and not found.float32_values:
+        cause = diagnose.small_error(got.data, want)
+    if cause is None:
+        return both("{m} Rumusmu hampir benar, tetapi hasilnya harus sama dengan torch (dalam "
+                    "toleransi), bukan hanya hingga.",
+                    "{m} Your formula is nearly right, but the result must equal torch's "
+                    "(within the tolerance), not merely be finite.", m=mismatch(found, fn))
+    return both("{m} {c}", "{m} {c}", m=mismatch(found, fn), c=cause)
 
 
 def _row_text(row: torch.Tensor) -> str:

@@ -41,10 +41,12 @@ class ShapeDtype(Value):
 
 
 class Finite(Value):
-    """Wherever the reference is finite, so is the result (inputs drawn at the extremes)."""
+    """Wherever the reference is finite, so is the result (inputs drawn at the extremes); and
+    the values are compared there too, so that a clamp or a finite wrong value fails as well
+    (the non-finite elements are reported first, with their own explanation)."""
 
     name = "finite"
-    OPTIONS = {}
+    OPTIONS = {"rtol": float, "atol": float}
     constraint = True
 
     def judge(self, ctx, reply, values):
@@ -64,7 +66,8 @@ class Finite(Value):
                     "Avoid overflow (exp of a large number, say).",
                     fn=ctx.check.function, w=where, idx=list(idx) if idx else "",
                     got=got.data.reshape(-1)[i].item(), want=ref.reshape(-1)[i].item()))
-        return None
+        found = compare(values["outs"][0], want, tolerances=ctx.tolerances)
+        return Verdict("failed", mismatch(found, ctx.check.function)) if found else None
 
 
 class Repeatable(Value):

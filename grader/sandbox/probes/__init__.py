@@ -96,13 +96,23 @@ def describe(enc: wire.Encoder, obj, depth: int = 0):
                 "grad_fn": type(obj.grad_fn).__name__ if obj.grad_fn is not None else None,
             }
         return enc.add_tensor(plain(obj), facts)
-    if type(obj) in (tuple, list):
-        tag = "U" if type(obj) is tuple else "L"
-        return {tag: [describe(enc, v, depth + 1) for v in list(obj)[:64]]}
-    if type(obj) is dict:
-        return {"D": [[str(k)[:100], describe(enc, v, depth + 1)]
-                      for k, v in list(obj.items())[:64]]}
+    # A namedtuple, an OrderedDict or another subclass travels as the plain type, read with
+    # the base class's methods (never the subclass's, which are the student's code).
+    if isinstance(obj, (tuple, list)):
+        tag = "U" if isinstance(obj, tuple) else "L"
+        items = tuple.__iter__(obj) if tag == "U" else list.__iter__(obj)
+        return {tag: [describe(enc, v, depth + 1) for _, v in zip(range(64), items)]}
+    if isinstance(obj, dict):
+        pairs = zip(range(64), dict.items(obj))
+        return {"D": [[str(k)[:100] if type(k) in (str, int, float, bool) else _key(k),
+                       describe(enc, v, depth + 1)]
+                      for _, (k, v) in pairs]}
     return {"O": type(obj).__name__[:100]}
+
+
+def _key(k) -> str:
+    """A dict key that is not a plain str: its type name only (its __str__ is student code)."""
+    return f"<{type(k).__name__[:50]}>"
 
 
 def lookup(module, dotted: str):
@@ -125,8 +135,21 @@ def graph_facts(out) -> dict:
     except (AttributeError, RuntimeError):
         facts["saved_tensors"] = None
     attrs = getattr(node, "__dict__", {})
-    facts["ctx_tensors"] = sorted(k for k, v in attrs.items() if isinstance(v, torch.Tensor))[:20]
+    facts["ctx_tensors"] = sorted(k for k, v in attrs.items() if _holds_tensor(v))[:20]
     return facts
+
+
+def _holds_tensor(value, depth: int = 0) -> bool:
+    """A tensor, or a tuple, list or dict (subclasses too) with one inside, a few levels deep."""
+    if isinstance(value, torch.Tensor):
+        return True
+    if depth >= 4:
+        return False
+    if isinstance(value, (tuple, list)):
+        return any(_holds_tensor(v, depth + 1) for v in list(value)[:64])
+    if isinstance(value, dict):
+        return any(_holds_tensor(v, depth + 1) for v in list(value.values())[:64])
+    return False
 
 
 def _tensors(value):

@@ -20,16 +20,18 @@ def call(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> dict:
     reply: dict = {"ok": True}
     outs = []
     phase = Phase()
+    versions = [versions_of(a) for a in args]
     with student_code(ctx, forbid, phase):
         for _ in range(int(h.get("repeat", 1))):
             outs.append(fn(*args))
         if h.get("backward"):
             phase.name = "backward"
-            reply["grads"] = describe(enc, backward(h, dec, outs[0], args))
+            grads, reply["upstream_changed"] = backward(h, dec, outs[0], args)
+            reply["grads"] = describe(enc, grads)
     reply["outs"] = {"L": [describe(enc, out) for out in outs]}
     if h.get("graph"):
         reply["graph"] = graph_facts(outs[0])
-    reply["args_after"] = {"L": [describe_arg(enc, a) for a in args]}
+    reply["args_after"] = {"L": [describe_arg(enc, a, v) for a, v in zip(args, versions)]}
     reply["tampered"] = tampered(ctx.before)
     return reply
 
@@ -46,9 +48,18 @@ def backward(h: dict, dec: wire.Decoder, out, args) -> tuple:
     if len(ups) != len(outputs):
         raise ValueError(f"expected {len(ups)} output tensor(s), got {len(outputs)}")
     ups = [u.reshape(o.shape) if u.numel() == o.numel() else u for u, o in zip(ups, outputs)]
+    kept = [(u._version, u.clone()) for u in ups]
     grads = _autograd_grad(outputs, inputs, grad_outputs=ups, allow_unused=True,
                            create_graph=bool(spec.get("create_graph")))
-    return tuple(grads)
+    # A backward that writes into grad_output (grad_output.mul_(...)) changes a tensor autograd
+    # may hand to other nodes too; the version counter sees it even when the values return.
+    changed = any(u._version != v or not torch.equal(u, c) for u, (v, c) in zip(ups, kept))
+    return tuple(grads), changed
+
+
+def versions_of(arg):
+    """The version counter of a tensor argument (bumped by every in-place change)."""
+    return arg._version if isinstance(arg, torch.Tensor) else None
 
 
 def _tensors_facts(value):
@@ -59,12 +70,16 @@ def _tensors_facts(value):
     return []
 
 
-def describe_arg(enc: wire.Encoder, arg):
+def describe_arg(enc: wire.Encoder, arg, version=None):
+    """An argument after the call; with version (its counter before the call), whether it was
+    changed in place, even if a second in-place change restored its values."""
     if not isinstance(arg, torch.Tensor):
         return describe(enc, arg)
     facts = {"requires_grad": bool(arg.requires_grad), "is_leaf": bool(arg.is_leaf),
              "has_grad": arg.grad is not None, "type_name": type(arg).__name__[:100],
              "exact_type": type(arg) is torch.Tensor}
+    if version is not None:
+        facts["x_in_place"] = arg._version != version
     return enc.add_tensor(plain(arg), facts)
 
 

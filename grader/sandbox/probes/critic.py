@@ -15,7 +15,7 @@ import torch
 from ... import critics, wire
 from ..trap import tampered
 from . import Context, Phase, _autograd_grad, describe, lookup, plain, student_code
-from .call import _plain_arg, describe_arg
+from .call import _plain_arg, describe_arg, versions_of
 
 
 def critic_call(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> dict:
@@ -27,24 +27,29 @@ def critic_call(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> 
     weights = [t.data for t in dec.value(spec["weights"])]
     net = critics.build(critics.Recipe.from_dict(spec["recipe"]), weights, weights[0].dtype)
     params = list(net.parameters())
+    for i in spec.get("frozen") or []:
+        params[i].requires_grad_(False)
+    net.train(spec.get("training", True) is not False)
     if spec.get("preset_grads") is not None:
         # The caller's own gradients, as in a training step that accumulates the critic loss.
         for p, g in zip(params, dec.value(spec["preset_grads"])):
             p.grad = g.data.clone()
     reply: dict = {"ok": True}
     phase = Phase()
+    versions = [versions_of(a) for a in args]
     with student_code(ctx, h.get("forbid", []), phase):
         out = fn(net, *args)
         data = {"grads_after": [None if p.grad is None else plain(p.grad).clone()
                                 for p in params],
                 "params_after": [p.detach().clone() for p in params],
-                "params_requires_grad": [bool(p.requires_grad) for p in params]}
+                "params_requires_grad": [bool(p.requires_grad) for p in params],
+                "training_after": [bool(m.training) for m in net.modules()]}
         if h.get("param_grads"):
             phase.name = "backward"
             reply["grads"] = describe(enc, param_grads(out, params))
     reply["outs"] = {"L": [describe(enc, out)]}
     reply["data"] = describe(enc, data)
-    reply["args_after"] = {"L": [describe_arg(enc, a) for a in args]}
+    reply["args_after"] = {"L": [describe_arg(enc, a, v) for a, v in zip(args, versions)]}
     reply["tampered"] = tampered(ctx.before)
     return reply
 

@@ -1,0 +1,12 @@
+"""Mutant: one alpha for the whole batch (alpha[0]), as code that draws torch.rand(1) does."""
+
+import torch
+
+
+def gradient_penalty(critic, real, fake, alpha, lam=10.0):
+    a = alpha[0]
+    x_hat = (a * real + (1 - a) * fake).detach().requires_grad_(True)
+    out = critic(x_hat)
+    (g,) = torch.autograd.grad(out, x_hat, grad_outputs=torch.ones_like(out), create_graph=True)
+    norms = g.reshape(g.shape[0], -1).norm(2, dim=1)
+    return lam * ((norms - 1) ** 2).mean()

@@ -1,0 +1,14 @@
+"""Mutant: puts the critic in training mode for the penalty and leaves it there, whatever
+mode the caller had it in."""
+
+import torch
+
+
+def gradient_penalty(critic, real, fake, alpha, lam=10.0):
+    critic.train()
+    a = alpha.reshape(-1, *[1] * (real.dim() - 1))
+    x_hat = (a * real + (1 - a) * fake).detach().requires_grad_(True)
+    out = critic(x_hat)
+    (g,) = torch.autograd.grad(out, x_hat, grad_outputs=torch.ones_like(out), create_graph=True)
+    norms = g.reshape(g.shape[0], -1).norm(2, dim=1)
+    return lam * ((norms - 1) ** 2).mean()
