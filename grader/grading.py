@@ -6,7 +6,6 @@ as data in its result (a status and a message); only the grader's own input erro
 
 from __future__ import annotations
 
-import ast
 import platform
 import time
 from pathlib import Path
@@ -17,7 +16,7 @@ from hypothesis import given
 from hypothesis import seed as hseed
 from hypothesis.errors import Flaky
 
-from . import __version__, strategies, submission
+from . import __version__, safetext, strategies, submission
 from .checks import KINDS
 from .checks.base import Judging, Verdict
 from .config import Config
@@ -51,11 +50,13 @@ def grade(*, submission_dir: Path, exercises: list[Exercise], config: Config,
     for exercise in exercises:
         result = grade_exercise(exercise=exercise, submission_dir=Path(submission_dir),
                                 config=config, sandbox=sandbox, include_hidden=include_hidden)
+        # Everything reported passes through here: messages and source lines made safe.
+        result = safetext.scrub(result)
         results.append(result)
         if on_exercise:
             on_exercise(result)
-    return SubmissionResult(submission=name or Path(submission_dir).name, exercises=results,
-                            environment=environment(config, exercises))
+    return SubmissionResult(submission=safetext.name(name or Path(submission_dir).name),
+                            exercises=results, environment=environment(config, exercises))
 
 
 def _visible(exercise: Exercise, include_hidden: bool) -> list[Check]:
@@ -83,17 +84,18 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
         return _whole(exercise, checks, "missing", both(
             "File {f} tidak ditemukan di {d}. Simpan jawabanmu dengan nama {f}.",
             "File {f} not found in {d}. Save your answer as {f}.",
-            f=exercise.file, d=str(submission_dir)), hidden=hidden)
+            f=exercise.file, d=safetext.name(str(submission_dir), 1000)), hidden=hidden)
     if len(found) > 1:
-        names = ", ".join(str(p.relative_to(submission_dir)) for p in found)
+        names = ", ".join(safetext.name(str(p.relative_to(submission_dir))) for p in found)
         return _whole(exercise, checks, "error", both(
             "Ada lebih dari satu {f}: {n}. Sisakan satu saja.",
             "More than one {f}: {n}. Keep only one.", f=exercise.file, n=names), hidden=hidden)
     path = found[0]
-    rel = str(path.relative_to(submission_dir))
+    rel = safetext.name(str(path.relative_to(submission_dir)))
     try:
-        source = path.read_text(encoding="utf-8")
-        tree = ast.parse(source, filename=exercise.file)
+        raw = submission.read_capped(path)
+        source = raw.decode("utf-8")
+        tree = submission.parse(source, exercise.file)
     except SyntaxError as exc:
         line = (exc.text or "").rstrip()
         return _whole(exercise, checks, "error", both(
@@ -105,7 +107,7 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
         return _whole(exercise, checks, "error", both(
             "{f} tidak bisa dibaca: {m}", "{f} cannot be read: {m}", f=exercise.file, m=exc),
             file=rel, hidden=hidden)
-    scratch = submission.scratch_copy(path)
+    scratch = submission.scratch_copy(path, raw)
     session = Session(sandbox, exercise, str(scratch), config, hide=hidden_paths(submission_dir))
     try:
         try:
