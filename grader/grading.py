@@ -192,6 +192,9 @@ def _import_failed(exercise, checks, failure: ImportFailure, rel, hidden) -> Exe
         msg = both("Proses mati oleh sinyal {s} saat mengimpor {f} (crash).",
                    "The process died by signal {s} while importing {f} (a crash).",
                    s=failure.signal, f=f)
+    elif failure.kind == "protocol":
+        msg = both("Proses pekerja mengirim data rusak saat mengimpor {f}.",
+                   "The worker process sent malformed data while importing {f}.", f=f)
     elif failure.kind == "exit":
         msg = both("{f} keluar saat diimpor (os._exit/exit, kode {c}). Jangan keluar dari "
                    "program di tingkat modul.",

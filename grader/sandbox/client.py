@@ -11,10 +11,12 @@ import os
 import socket
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import wire
+from . import isolation
 
 ROOT = str(Path(__file__).resolve().parents[2])
 BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
@@ -61,7 +63,8 @@ class Sandbox:
         self.proc = subprocess.Popen(
             [sys.executable, "-I", "-c", BOOT, ROOT, str(theirs.fileno())],
             pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, cwd=ROOT,
-            env=None if self.namespaces else dict(os.environ, GRADER_NO_NAMESPACES="1"),
+            env=isolation.scrubbed_environment(
+                os.environ if self.namespaces else dict(os.environ, GRADER_NO_NAMESPACES="1")),
         )
         theirs.close()
         self.ctl, self.ready = ours, False
@@ -139,20 +142,16 @@ class Sandbox:
         self.close()
 
 
-def safe_to_hide(paths, scratch: str) -> list[str]:
-    """The paths that can be covered without hiding what the worker needs (its scratch copy,
-    the Python installation and the grader's own package)."""
-    needed = [os.path.realpath(p) for p in (scratch, sys.prefix, sys.base_prefix,
-                                            os.path.join(ROOT, "grader"))]
-    out = []
-    for path in paths:
+def safe_to_hide(paths, scratch: str = "") -> list[str]:
+    """The directories to cover in a worker's view: those asked for, and always the project
+    checkout (its .git, the grader's reference code, solutions/). What the worker needs inside
+    them (its scratch copy, the Python installation) is bound back (see isolation.confine)."""
+    out = set()
+    for path in [*paths, ROOT]:
         real = os.path.realpath(path)
-        if real == "/" or not os.path.isdir(real):
-            continue
-        if any(n == real or n.startswith(real.rstrip("/") + "/") for n in needed):
-            continue
-        out.append(real)
-    return sorted(set(out))
+        if real != "/" and os.path.isdir(real):
+            out.add(real)
+    return sorted(out)
 
 
 def _kill_group(pid: int) -> None:
@@ -180,15 +179,20 @@ class Worker:
         return WorkerLost("exit", detail, exit_code=status.get("exit"))
 
     def receive(self, timeout: float) -> tuple[dict, wire.Decoder]:
-        self.sock.settimeout(timeout)
+        """The next reply, whole, within `timeout` seconds from now (an absolute deadline:
+        a worker that trickles bytes cannot stretch it). Anything malformed is the worker's."""
+        deadline = time.monotonic() + timeout
         try:
-            header, blob = wire.recv(self.sock)
+            header, blob = wire.recv(self.sock, deadline)
+            wire.check_reply(header)
         except (socket.timeout, TimeoutError):
             raise self._lost("timeout") from None
         except (EOFError, ConnectionError, OSError):
             raise self._lost("exit") from None
         except wire.WireError as exc:
             raise self._lost("protocol", str(exc)) from None
+        except (ValueError, TypeError, RecursionError, MemoryError, OverflowError) as exc:
+            raise self._lost("protocol", type(exc).__name__) from None
         return header, wire.Decoder(header, blob)
 
     def request(self, header: dict, enc: wire.Encoder, timeout: float) -> tuple[dict, wire.Decoder]:

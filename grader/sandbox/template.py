@@ -14,10 +14,12 @@ import resource
 import signal
 import socket
 import sys
+import tempfile
 import time
 
 from . import isolation
 
+_ENV = dict(os.environ)
 NPROC = 256
 """Processes and threads one worker uid may have (a fork bomb stops here)."""
 
@@ -74,13 +76,15 @@ def _child(sock: socket.socket, request: dict, isolated: bool) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
         signal.signal(sig, signal.SIG_DFL)
     scratch = request["scratch"]
+    os.environ.clear()  # the template's environment is scrubbed already; the worker gets less
+    os.environ.update(isolation.scrubbed_environment(_ENV), HOME=scratch)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     redirect_output(scratch)
     if isolated:
         try:
             isolation.enter_namespaces()
-            isolation.hide(request.get("hide", []))
-            isolation.expose(sorted({sys.base_prefix, sys.prefix, *sys.path[1:]} - {""}))
+            isolation.confine(keep=[sys.base_prefix, sys.prefix, *sys.path[1:]],
+                              scratch=scratch, hide=request.get("hide", []))
         except OSError:
             isolated = False
     if not isolated:
@@ -150,17 +154,24 @@ def _killpg(pid: int) -> None:
 
 
 def _namespaces_work() -> bool:
-    """Try the namespaces once in a throwaway child; some containers refuse them."""
+    """Try the namespaces and the confined view once in a throwaway child; some containers
+    refuse them."""
     if not isolation.available() or os.environ.get("GRADER_NO_NAMESPACES"):
         return False
-    pid = os.fork()
-    if pid == 0:
-        try:
-            isolation.enter_namespaces()
-            os._exit(0)
-        except BaseException:
-            os._exit(1)
-    _, status = os.waitpid(pid, 0)
+    scratch = tempfile.mkdtemp(prefix="grader-probe-")
+    try:
+        pid = os.fork()
+        if pid == 0:
+            try:
+                isolation.enter_namespaces()
+                isolation.confine(keep=[sys.base_prefix, sys.prefix, *sys.path[1:]],
+                                  scratch=scratch, hide=[])
+                os._exit(0)
+            except BaseException:
+                os._exit(1)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.rmdir(scratch)
     return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
 
