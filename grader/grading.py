@@ -192,6 +192,10 @@ def _import_failed(exercise, checks, failure: ImportFailure, rel, hidden) -> Exe
         msg = both("Proses mati oleh sinyal {s} saat mengimpor {f} (crash).",
                    "The process died by signal {s} while importing {f} (a crash).",
                    s=failure.signal, f=f)
+    elif failure.kind == "memory":
+        msg = both("{f} kehabisan memori saat diimpor (batas per worker, termasuk proses "
+                   "anaknya).", "Importing {f} ran out of memory (the per-worker limit, its "
+                   "child processes included).", f=f)
     elif failure.kind == "protocol":
         msg = both("Proses pekerja mengirim data rusak saat mengimpor {f}.",
                    "The worker process sent malformed data while importing {f}.", f=f)
@@ -314,6 +318,11 @@ def _lost_verdict(lost: WorkerLost, check: Check, config: Config) -> Verdict:
             "proses induknya?).",
             "The process vanished while running {fn}, with no exit status (did the code kill "
             "its parent process?).", fn=fn))
+    if lost.kind == "memory":
+        return Verdict("error", both(
+            "{fn} kehabisan memori (batas per worker, termasuk proses anaknya).",
+            "{fn} ran out of memory (the per-worker limit, its child processes included).",
+            fn=fn))
     if lost.kind == "protocol":
         return Verdict("error", both(
             "Proses pekerja mengirim data rusak saat menjalankan {fn}.",

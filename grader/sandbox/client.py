@@ -69,6 +69,7 @@ class Sandbox:
         theirs.close()
         self.ctl, self.ready = ours, False
         self.isolation = None
+        self.cgroups = None
         return self
 
     def _wait_ready(self) -> None:
@@ -79,7 +80,9 @@ class Sandbox:
             data = self.ctl.recv(256)
             if not data:
                 raise SandboxError("the worker template failed to start")
-            self.isolation = json.loads(data).get("isolation", "basic")
+            ready = json.loads(data)
+            self.isolation = ready.get("isolation", "basic")
+            self.cgroups = ready.get("cgroups", "none")
             self.ready = True
 
     def _restart(self) -> None:
@@ -172,6 +175,8 @@ class Worker:
         status = self.close(grace=0.0 if kind == "timeout" else 0.5)
         if kind == "timeout":
             return WorkerLost("timeout", detail)
+        if status.get("memory") and kind != "protocol":
+            return WorkerLost("memory", detail)
         if status.get("template_lost"):
             return WorkerLost("vanished", detail)
         if status.get("signal"):

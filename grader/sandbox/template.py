@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 
-from . import isolation
+from . import cgroups, isolation
 
 _ENV = dict(os.environ)
 NPROC = 256
@@ -50,20 +50,40 @@ def apply_limits(limits: dict, own_uid: bool = False) -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (out, out))
 
 
+LAYOUT: cgroups.Layout | None = None
+"""Where per-worker control groups go (None: not looked for yet, or not root)."""
+GROUPS: dict[int, cgroups.Group] = {}
+_serial = 0
+
+
+def _group(limits: dict) -> cgroups.Group | None:
+    global _serial
+    if LAYOUT is None or not LAYOUT.parents:
+        return None
+    _serial += 1
+    return cgroups.Group(LAYOUT, f"grader-{os.getpid()}-{_serial}",
+                         memory_bytes=max(int(limits["memory_bytes"]), 256 * 2**20), pids=NPROC)
+
+
 def spawn(ctl: socket.socket, request: dict, isolated: bool) -> None:
     ours, theirs = socket.socketpair()
+    group = _group(request["limits"])
     pid = os.fork()
     if pid == 0:
         code = 0
         try:
             ctl.close()
             ours.close()
+            if group is not None:
+                group.join()  # before anything else: all the worker starts is counted
             _child(theirs, request, isolated)
         except BaseException:
             code = 70
         finally:
             os._exit(code)
     theirs.close()
+    if group is not None:
+        GROUPS[pid] = group
     socket.send_fds(ctl, [json.dumps({"pid": pid}).encode()], [ours.fileno()])
     ours.close()
 
@@ -137,7 +157,11 @@ def reap(ctl: socket.socket, request: dict) -> None:
         except ChildProcessError:
             status = None
     _killpg(pid)  # whatever the worker started in its group goes too
-    reply = {"killed": killed, "exit": None, "signal": None}
+    group = GROUPS.pop(pid, None)
+    reply = {"killed": killed, "exit": None, "signal": None, "memory": False}
+    if group is not None:  # and whatever left the group, from its control group
+        reply["memory"] = group.memory_exhausted()
+        group.destroy()
     if status is not None:
         if os.WIFEXITED(status):
             reply["exit"] = os.WEXITSTATUS(status)
@@ -176,6 +200,7 @@ def _namespaces_work() -> bool:
 
 
 def main(fd: int) -> None:
+    global LAYOUT
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     ctl = socket.socket(fileno=fd)
     import torch  # noqa: F401  (the point of the template: pay for this once)
@@ -187,8 +212,9 @@ def main(fd: int) -> None:
     from . import probes, worker  # noqa: F401
 
     isolated = _namespaces_work()
-    ctl.send(json.dumps({"ready": True, "isolation": "namespaces" if isolated else "basic"}
-                        ).encode())
+    LAYOUT = cgroups.Layout() if isolation.available() else None
+    ctl.send(json.dumps({"ready": True, "isolation": "namespaces" if isolated else "basic",
+                         "cgroups": LAYOUT.describe() if LAYOUT else "none"}).encode())
     while True:
         try:
             data = ctl.recv(65536)
@@ -201,6 +227,9 @@ def main(fd: int) -> None:
             spawn(ctl, request, isolated)
         elif request["op"] == "reap":
             reap(ctl, request)
+    for pid, group in list(GROUPS.items()):  # the grader hung up: nothing may outlive it
+        _killpg(pid)
+        group.destroy()
 
 
 if __name__ == "__main__":
