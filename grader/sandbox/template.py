@@ -209,7 +209,9 @@ def main(fd: int) -> None:
     # files it needs, and each would pay for the import again.
     import torch.fx.experimental.symbolic_shapes  # noqa: F401
 
-    from . import probes, worker  # noqa: F401
+    from . import probes, trap, worker  # noqa: F401
+
+    trap.alias_index()  # once here, not in every worker
 
     isolated = _namespaces_work()
     LAYOUT = cgroups.Layout() if isolation.available() else None

@@ -20,6 +20,36 @@ GUARDED_ATTRIBUTES = (
 )
 
 
+ALIAS_MODULES = ("torch", "torch._C", "torch._C._VariableFunctions", "torch._C._special",
+                 "torch._C._nn", "torch._C._linalg", "torch._C._fft", "torch.special",
+                 "torch.nn.functional", "torch.linalg", "torch.fft")
+"""Where torch keeps second names for the same functions (torch._C._special.special_expit is
+torch.special.expit): a forbidden function is trapped under each of its names."""
+_alias_index: dict[int, list[tuple[object, str, str]]] | None = None
+
+
+def alias_index() -> dict[int, list[tuple[object, str, str]]]:
+    """id(function) -> [(owner, attribute, dotted path)] over ALIAS_MODULES; built once (the
+    template builds it before forking workers)."""
+    global _alias_index
+    if _alias_index is None:
+        index: dict[int, list] = {}
+        for path in ALIAS_MODULES:
+            found = resolve(path) if path != "torch" else (None, "torch", torch)
+            if found is None:
+                continue
+            module = found[2]
+            for attr in dir(module):
+                try:
+                    value = getattr(module, attr)
+                except Exception:
+                    continue
+                if callable(value) and not isinstance(value, (type, types.ModuleType)):
+                    index.setdefault(id(value), []).append((module, attr, f"{path}.{attr}"))
+        _alias_index = index
+    return _alias_index
+
+
 class ForbiddenCall(BaseException):
     """Raised into student code that reaches a forbidden API (BaseException: hard to swallow)."""
 
@@ -63,9 +93,13 @@ class Trap:
                         self._wrap(obj, attr, f"{pattern}.{attr}", value)
             elif callable(obj) and not isinstance(obj, type):
                 self._wrap(owner, name, pattern, obj)
+                for alias_owner, attr, alias in alias_index().get(id(obj), []):
+                    self._wrap(alias_owner, attr, pattern, obj, key=alias)
 
-    def _wrap(self, owner, name: str, path: str, original) -> None:
-        if path in self.originals:
+    def _wrap(self, owner, name: str, path: str, original, key: str | None = None) -> None:
+        """Replace owner.name by a trap reporting `path`; key: where it is (an alias)."""
+        key = key or path
+        if key in self.originals or getattr(owner, name, None) is not original:
             return
         trap = self
 
@@ -81,7 +115,7 @@ class Trap:
             setattr(owner, name, trapped)
         except (AttributeError, TypeError):
             return
-        self.originals[path] = original
+        self.originals[key] = original
 
     def active(self, patterns):
         return _Active(self, tuple(patterns))
