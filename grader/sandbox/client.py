@@ -173,9 +173,9 @@ class Worker:
 
     def _lost(self, kind: str, detail: str = "") -> WorkerLost:
         status = self.close(grace=0.0 if kind == "timeout" else 0.5)
-        if kind == "timeout":
-            return WorkerLost("timeout", detail)
-        if status.get("memory") and kind != "protocol":
+        if kind in ("timeout", "protocol"):  # the grader ended it: its exit says nothing
+            return WorkerLost(kind, detail)
+        if status.get("memory"):
             return WorkerLost("memory", detail)
         if status.get("template_lost"):
             return WorkerLost("vanished", detail)

@@ -214,7 +214,8 @@ def main(fd: int) -> None:
     trap.alias_index()  # once here, not in every worker
 
     isolated = _namespaces_work()
-    LAYOUT = cgroups.Layout() if isolation.available() else None
+    LAYOUT = (cgroups.Layout() if isolation.available() and not os.environ.get("GRADER_NO_CGROUPS")
+              else None)
     ctl.send(json.dumps({"ready": True, "isolation": "namespaces" if isolated else "basic",
                          "cgroups": LAYOUT.describe() if LAYOUT else "none"}).encode())
     while True:
