@@ -64,6 +64,7 @@ OUTCOMES = {
     "huge_message": ("failed", ["raised ValueError: xxxx"]),
     "escape_message": ("failed", ["\\x1b[32mTotal: 61/61"]),
     "alias_engine": ("forbidden", ["torch._C._ImperativeEngine (private torch API)"]),
+    "forge_observations": ("error", ["grader.sandbox.probes"]),
 }
 NEEDS_CGROUPS = {"key_children_memory"}
 """Cases whose containment needs a control group per worker; elsewhere they fail (README)."""

@@ -7,6 +7,7 @@ file binds the trapped function.
 
 from __future__ import annotations
 
+import sys
 import types
 
 import torch
@@ -135,9 +136,33 @@ class _Active:
         return False
 
 
-def snapshot() -> dict[str, int]:
-    """Identities of the guarded torch attributes, to notice later replacement."""
+def _probe_code() -> dict[str, int]:
+    """Identities of the grader's own code loaded in the worker (the probes that observe the
+    student's objects, the wire format, these traps): functions with their code and defaults,
+    classes with their attributes. A file that patches them to forge its observations is
+    reported as tampering, like one that patches torch."""
     out = {}
+    for name, module in list(sys.modules.items()):
+        if not (name == "grader" or name.startswith("grader.")) or module is None:
+            continue
+        for attr, value in list(vars(module).items()):
+            key = f"{name}.{attr}"
+            if isinstance(value, types.FunctionType):
+                out[key] = hash((id(value), id(value.__code__), id(value.__defaults__),
+                                 id(value.__kwdefaults__)))
+            elif isinstance(value, type) and value.__module__ == name:
+                out[key] = hash((id(value), tuple(sorted(
+                    (k, id(v), id(getattr(v, "__code__", None)))
+                    for k, v in vars(value).items()))))
+            elif callable(value) or isinstance(value, types.ModuleType):
+                out[key] = id(value)
+    return out
+
+
+def snapshot() -> dict[str, int]:
+    """Identities of the guarded torch attributes and of the grader's code in the worker, to
+    notice later replacement."""
+    out = _probe_code()
     for path in GUARDED_ATTRIBUTES:
         found = resolve(path)
         out[path] = id(found[2]) if found else 0
