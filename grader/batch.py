@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import batchfile, classstats, submission as submission_mod
+from . import batchfile, classstats, safetext, submission as submission_mod
 from .batchfile import Manifest
 from .config import Config
 from .errors import GraderError
@@ -42,14 +42,28 @@ class Batch:
 
 
 def discover(directory: Path) -> list[Task]:
-    """Every subdirectory is one submission, named by its folder; dot-folders are skipped."""
+    """Every subdirectory is one submission, named by its folder; dot-folders are skipped.
+
+    The id is the folder's name made printable on one line (a name that is not UTF-8, or holds
+    a newline or a terminal escape, is shown with \\xNN escapes); two names that read the same
+    are told apart by a suffix. A link is listed (it scores nothing: locate() never follows it)."""
     directory = Path(directory)
     if not directory.is_dir():
         raise GraderError(f"submissions directory not found: {directory}")
     entries = sorted(directory.iterdir(), key=lambda p: p.name)
-    tasks = [Task(p.name, p) for p in entries if p.is_dir() and not p.name.startswith(".")]
+    tasks, ids = [], set()
+    for p in entries:
+        if p.name.startswith(".") or not (p.is_dir() or p.is_symlink()):
+            continue
+        base = safetext.name(p.name)
+        sid, n = base, 1
+        while sid in ids:
+            n += 1
+            sid = f"{base}~{n}"
+        ids.add(sid)
+        tasks.append(Task(sid, p))
     if not tasks:
-        files = [p.name for p in entries if p.is_file() and p.suffix == ".py"]
+        files = [safetext.name(p.name) for p in entries if p.is_file() and p.suffix == ".py"]
         hint = (f"; it holds {', '.join(files[:3])}{', ...' if len(files) > 3 else ''}, so it "
                 f"looks like one submission: grade it with `python -m grader check "
                 f"--submission {directory}`" if files else
@@ -87,7 +101,7 @@ def fingerprints(task: Task, exercises: list[Exercise]) -> dict[str, str | None]
         digest = hashlib.sha256()
         for path in found:
             try:
-                digest.update(path.read_bytes())
+                digest.update(submission_mod.read_capped(path))
             except OSError:
                 digest.update(b"<unreadable>")
         out[e.id] = digest.hexdigest()[:16] if found else None
@@ -161,7 +175,7 @@ def run(*, submissions_dir: Path, exercises: list[Exercise], config: Config, lan
         if isinstance(outcome, Lost):
             lost[task.id] = outcome
             outcome = unfinished(task, outcome, exercises, config)
-        results[task.id] = conceal(outcome)
+        results[task.id] = safetext.scrub(conceal(outcome))
         if on_result:
             on_result(task, results[task.id], lost.get(task.id))
     manifest = Manifest(language=lang, exercises=[e.id for e in exercises],

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import GraderError
+from .safetext import atomic_write
 from .report import jsonout
 from .results import CheckResult, ExerciseResult, SubmissionResult
 from .spec import Text
@@ -55,7 +56,7 @@ def document(results: list[SubmissionResult], lang: str) -> dict:
 
 
 def _dump(path: Path, data: dict) -> None:
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    atomic_write(path, json.dumps(data, indent=2, ensure_ascii=True) + "\n")
 
 
 def write(out: Path, results: list[SubmissionResult], manifest: Manifest) -> None:

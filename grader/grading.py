@@ -6,7 +6,6 @@ as data in its result (a status and a message); only the grader's own input erro
 
 from __future__ import annotations
 
-import ast
 import platform
 import time
 from pathlib import Path
@@ -17,7 +16,7 @@ from hypothesis import given
 from hypothesis import seed as hseed
 from hypothesis.errors import Flaky
 
-from . import __version__, confirm, strategies, submission
+from . import __version__, confirm, safetext, strategies, submission
 from .checks import KINDS
 from .checks.base import Judging, Verdict
 from .config import Config
@@ -51,11 +50,13 @@ def grade(*, submission_dir: Path, exercises: list[Exercise], config: Config,
     for exercise in exercises:
         result = grade_exercise(exercise=exercise, submission_dir=Path(submission_dir),
                                 config=config, sandbox=sandbox, include_hidden=include_hidden)
+        # Everything reported passes through here: messages and source lines made safe.
+        result = safetext.scrub(result)
         results.append(result)
         if on_exercise:
             on_exercise(result)
-    return SubmissionResult(submission=name or Path(submission_dir).name, exercises=results,
-                            environment=environment(config, exercises))
+    return SubmissionResult(submission=safetext.name(name or Path(submission_dir).name),
+                            exercises=results, environment=environment(config, exercises))
 
 
 def _visible(exercise: Exercise, include_hidden: bool) -> list[Check]:
@@ -81,18 +82,20 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
     found = submission.locate(submission_dir, exercise.file)
     if not found:
         return _whole(exercise, checks, "missing", missing_file(
-            exercise.file, str(submission_dir),
-            submission.near_misses(submission_dir, exercise.file)), hidden=hidden)
+            exercise.file, safetext.name(str(submission_dir), 1000),
+            [safetext.name(n) for n in submission.near_misses(submission_dir, exercise.file)]),
+            hidden=hidden)
     if len(found) > 1:
-        names = ", ".join(str(p.relative_to(submission_dir)) for p in found)
+        names = ", ".join(safetext.name(str(p.relative_to(submission_dir))) for p in found)
         return _whole(exercise, checks, "error", both(
             "Ada lebih dari satu {f}: {n}. Sisakan satu saja.",
             "More than one {f}: {n}. Keep only one.", f=exercise.file, n=names), hidden=hidden)
     path = found[0]
-    rel = str(path.relative_to(submission_dir))
+    rel = safetext.name(str(path.relative_to(submission_dir)))
     try:
-        source = submission.read_source(path)
-        tree = ast.parse(source, filename=exercise.file)
+        raw = submission.read_capped(path)
+        source = submission.decode_source(raw)
+        tree = submission.parse(source, exercise.file)
     except SyntaxError as exc:
         line = (exc.text or "").rstrip()
         return _whole(exercise, checks, "error", both(
@@ -107,7 +110,7 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
         return _whole(exercise, checks, "error", both(
             "{f} tidak bisa dibaca: {m}", "{f} cannot be read: {m}", f=exercise.file, m=exc),
             file=rel, hidden=hidden)
-    scratch = submission.scratch_copy(path)
+    scratch = submission.scratch_copy(path, raw)
     session = Session(sandbox, exercise, str(scratch), config, hide=hidden_paths(submission_dir))
     try:
         try:
@@ -200,6 +203,13 @@ def _import_failed(exercise, checks, failure: ImportFailure, rel, hidden) -> Exe
         msg = both("Proses mati oleh sinyal {s} saat mengimpor {f} (crash).",
                    "The process died by signal {s} while importing {f} (a crash).",
                    s=failure.signal, f=f)
+    elif failure.kind == "memory":
+        msg = both("{f} kehabisan memori saat diimpor (batas per worker, termasuk proses "
+                   "anaknya).", "Importing {f} ran out of memory (the per-worker limit, its "
+                   "child processes included).", f=f)
+    elif failure.kind == "protocol":
+        msg = both("Proses pekerja mengirim data rusak saat mengimpor {f}.",
+                   "The worker process sent malformed data while importing {f}.", f=f)
     elif failure.kind == "exit":
         msg = both("{f} keluar saat diimpor (os._exit/exit, kode {c}). Jangan keluar dari "
                    "program di tingkat modul.",
@@ -327,6 +337,11 @@ def _lost_verdict(lost: WorkerLost, check: Check, config: Config) -> Verdict:
             "proses induknya?).",
             "The process vanished while running {fn}, with no exit status (did the code kill "
             "its parent process?).", fn=fn))
+    if lost.kind == "memory":
+        return Verdict("error", both(
+            "{fn} kehabisan memori (batas per worker, termasuk proses anaknya).",
+            "{fn} ran out of memory (the per-worker limit, its child processes included).",
+            fn=fn))
     if lost.kind == "protocol":
         return Verdict("error", both(
             "Proses pekerja mengirim data rusak saat menjalankan {fn}.",

@@ -5,6 +5,12 @@ autograd as ag; ag.grad(...)` is found, while a student's own class with a metho
 `backward` is not flagged (the runtime trap in the worker catches real calls of
 Tensor.backward). Tensor methods with torch-only names (`requires_grad_`, `retain_grad`) are
 flagged on any receiver, and so is setting `requires_grad` to true.
+
+A name counts by what it reaches, not how it is spelled: a path that resolves in torch to the
+same object as a forbidden API (`torch._C._special.special_expit` is `torch.special.expit`) is
+that API, and torch's private namespace (`torch._C`, `torch._refs`, `Variable._execution_engine`:
+any path with a `_name` part) is forbidden wherever an API is, since what it reaches cannot be
+told from its name (`torch._C._ImperativeEngine().run_backward` is autograd).
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from .sandbox.trap import matches
+from .sandbox.trap import matches, resolve
 
 # Method names that user classes commonly define too: left to the runtime trap.
 AMBIGUOUS_METHODS = {"backward", "forward", "apply", "grad"}
@@ -111,20 +117,60 @@ def scan(tree: ast.Module, functions, patterns) -> list[Finding]:
     return sorted(unique.values(), key=lambda f: (f.line, f.name))
 
 
+def private(path: str) -> bool:
+    """A path into torch's private namespace (a part after `torch` that starts with `_` and
+    is not a dunder such as __version__)."""
+    return any(p.startswith("_") and not (p.startswith("__") and p.endswith("__"))
+               for p in path.split(".")[1:])
+
+
+_targets_cache: dict[tuple, set[int]] = {}
+
+
+def _forbidden_ids(patterns) -> set[int]:
+    """Identities of the objects the forbidden patterns name (callables, not modules)."""
+    key = tuple(sorted(patterns))
+    if key not in _targets_cache:
+        ids = set()
+        for pattern in key:
+            found = resolve(pattern)
+            if found is not None and callable(found[2]) and not isinstance(found[2], type):
+                ids.add(id(found[2]))
+        _targets_cache[key] = ids
+    return _targets_cache[key]
+
+
+def reaches(path: str, patterns) -> str | None:
+    """The forbidden API a torch path reaches: by name, by being the same object, or by
+    being private (see the module's docstring)."""
+    if matches(path, patterns):
+        return path
+    if private(path):
+        return f"{path} (private torch API)"
+    try:
+        found = resolve(path)
+    except Exception:  # a torch attribute that raises on access: judged by name only
+        found = None
+    if found is not None and id(found[2]) in _forbidden_ids(patterns):
+        return path
+    return None
+
+
 def _check_node(node, parents, aliases: _Aliases, patterns, method_names) -> str | None:
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
                  [f"{node.module}.{a.name}" for a in node.names] if node.module else [])
-        return next((n for n in names if matches(n, patterns)), None)
+        return next((r for r in map(lambda n: reaches(n, patterns), names) if r), None)
     if isinstance(node, (ast.Attribute, ast.Name)):
         parent = parents.get(node)
         if isinstance(parent, ast.Attribute) and parent.value is node:
             resolved = aliases.resolve(parent)
-            if resolved and matches(resolved, patterns):
+            if resolved and reaches(resolved, patterns):
                 return None  # the longer chain reports it
         resolved = aliases.resolve(node)
-        if resolved and matches(resolved, patterns):
-            return resolved
+        found = reaches(resolved, patterns) if resolved else None
+        if found:
+            return found
         if isinstance(node, ast.Attribute):
             if node.attr in method_names:
                 return f"torch.Tensor.{node.attr}"

@@ -110,9 +110,9 @@ class Session:
         try:
             values = {key: dec.value(reply[key]) if key in reply else None
                       for key in DATA_KEYS}
-        except wire.WireError as exc:
+        except (wire.WireError, ValueError, TypeError, RuntimeError, RecursionError) as exc:
             self.close()
-            raise WorkerLost("protocol", str(exc)) from None
+            raise WorkerLost("protocol", str(exc)[:200]) from None
         values["graph"] = reply.get("graph") if isinstance(reply.get("graph"), dict) else {}
         if reply.get("forbidden"):
             self.hits.setdefault(check.function, set()).add(str(reply["forbidden"])[:200])

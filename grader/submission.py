@@ -1,29 +1,119 @@
-"""Finding an exercise's file in a submission directory, and the scratch copy a worker sees."""
+"""Finding an exercise's file in a submission directory, and the scratch copy a worker sees.
+
+A submission is data until it is inside a sandbox, and the grader runs as whoever started it
+(root in some CI): only regular files inside the submission folder count. Links (to the answer
+key, a classmate's file, /dev/zero), devices, FIFOs and folders named like a file are never
+followed or opened; files are opened with O_NOFOLLOW|O_NONBLOCK, checked with fstat, and read
+with a byte cap. Folders are walked without recursion, to a bounded depth and entry count.
+"""
 
 from __future__ import annotations
 
+import ast
 import difflib
 import os
 import re
 import shutil
+import stat
+import subprocess
+import sys
 import tempfile
 import tokenize
 from pathlib import Path
 
 MAX_COPY_FILES = 200
 MAX_COPY_BYTES = 5 * 2**20
+MAX_SOURCE_BYTES = 1 * 2**20
+"""The largest exercise file the grader reads (a real answer is a few kB)."""
+MAX_DEPTH = 32
+"""Folder levels searched below a submission (zips nest a few)."""
+MAX_ENTRIES = 20_000
+"""Entries looked at per submission before the search stops."""
 SKIP_DIRS = {"__pycache__", ".git", ".venv", "venv", "node_modules"}
+
+PARSE_MEMORY = 1 * 2**30
+PARSE_SECONDS = 20
+
+
+class UnsafeFile(OSError):
+    """A path that is not a plain file inside the submission, or is too large."""
+
+
+def walk(directory: Path):
+    """(relative parts, os.DirEntry) of every entry below directory, breadth first, without
+    following links, at most MAX_DEPTH levels and MAX_ENTRIES entries."""
+    queue = [((), os.fspath(directory))]
+    seen = 0
+    while queue:
+        parts, folder = queue.pop(0)
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            seen += 1
+            if seen > MAX_ENTRIES:
+                return
+            rel = parts + (entry.name,)
+            yield rel, entry
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_dir = False
+            if is_dir and len(rel) < MAX_DEPTH and not (
+                    entry.name in SKIP_DIRS or entry.name.startswith(".")):
+                queue.append((rel, entry.path))
 
 
 def locate(directory: Path, filename: str) -> list[Path]:
-    """Every file of that name in the submission, flat or nested (zips nest them)."""
+    """Every regular file of that name in the submission, flat or nested (zips nest them).
+
+    A submission folder that is itself a link is not followed (in a class folder it could
+    point anywhere); links, devices, FIFOs and folders named like the file are ignored."""
     directory = Path(directory)
+    if directory.is_symlink() or not directory.is_dir():
+        return []
     found = []
-    for path in sorted(directory.rglob(filename)):
-        rel = path.relative_to(directory).parts
-        if path.is_file() and not any(p in SKIP_DIRS or p.startswith(".") for p in rel[:-1]):
-            found.append(path)
+    for rel, entry in walk(directory):
+        if entry.name != filename:
+            continue
+        try:
+            if entry.is_file(follow_symlinks=False):
+                found.append(directory.joinpath(*rel))
+        except OSError:
+            continue
     return found
+
+
+def read_capped(path: Path, limit: int = MAX_SOURCE_BYTES) -> bytes:
+    """The bytes of a regular file, never following a link, at most `limit` bytes (a larger
+    file raises UnsafeFile before anything is read)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if os.path.islink(path):
+            raise UnsafeFile(f"{Path(path).name} is a link; submit the file itself") from None
+        raise exc
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnsafeFile(f"{Path(path).name} is not a regular file")
+        if info.st_size > limit:
+            raise UnsafeFile(f"{Path(path).name} is {info.st_size} bytes; the limit is {limit}")
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(65536, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise UnsafeFile(f"{Path(path).name} is larger than {limit} bytes")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 class SourceError(Exception):
@@ -35,10 +125,14 @@ class SourceError(Exception):
 
 
 def read_source(path: Path) -> str:
-    """The text of a Python file, decoded as Python decodes it when it imports the file
-    (tokenize.open): a UTF-8 BOM, a `# -*- coding: ... -*-` line, else UTF-8; newlines
-    normalised. Raises SourceError with the line that cannot be decoded."""
-    data = Path(path).read_bytes()
+    """The text of a Python file (read with read_capped), decoded as decode_source does."""
+    return decode_source(read_capped(path))
+
+
+def decode_source(data: bytes) -> str:
+    """Source bytes decoded as Python decodes a file it imports (tokenize.open): a UTF-8 BOM,
+    a `# -*- coding: ... -*-` line, else UTF-8; newlines normalised. Raises SourceError with
+    the line that cannot be decoded."""
     lines = iter(data.splitlines(keepends=True))
     try:
         encoding, _ = tokenize.detect_encoding(lambda: next(lines, b""))
@@ -82,34 +176,88 @@ def near_misses(directory: Path, filename: str, limit: int = 5) -> list[str]:
     a space or hyphen, a browser's " (1)", a `.py.txt`, a letter or two off), relative to
     the directory; the exact name itself is never among them."""
     directory, want = Path(directory), _normal(filename)
-    found, seen = [], 0
-    for top, dirs, files in os.walk(directory, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
-        for name in sorted(files):
-            seen += 1
-            if seen > NEAR_SCAN or len(found) >= limit:
-                return found
-            if name == filename:
-                continue
-            got = _normal(name)
-            if got == want or (len(want) > 4 and difflib.SequenceMatcher(None, got, want)
-                               .ratio() >= 0.85):
-                found.append(os.path.relpath(os.path.join(top, name), directory))
+    if directory.is_symlink() or not directory.is_dir():
+        return []
+    found = []
+    for seen, (rel, entry) in enumerate(walk(directory), start=1):
+        if seen > NEAR_SCAN or len(found) >= limit:
+            break
+        name = entry.name
+        if name == filename or name in SKIP_DIRS or name.startswith("."):
+            continue
+        got = _normal(name)
+        if got == want or (len(want) > 4 and difflib.SequenceMatcher(None, got, want)
+                           .ratio() >= 0.85):
+            found.append(os.path.join(*rel))
     return found
 
 
-def scratch_copy(file: Path) -> Path:
-    """A fresh directory with the student's file and the .py files beside it (capped)."""
+def scratch_copy(file: Path, source: bytes | None = None) -> Path:
+    """A fresh directory with the student's file and the regular .py files beside it (capped).
+
+    source: the bytes of `file` as already read and checked (so the copy is what was checked)."""
     scratch = Path(tempfile.mkdtemp(prefix="grader-"))
-    total, count = 0, 0
-    for sibling in sorted(file.parent.glob("*.py")):
-        size = sibling.stat().st_size
-        if sibling != file and (count >= MAX_COPY_FILES or total + size > MAX_COPY_BYTES):
-            continue
-        shutil.copyfile(sibling, scratch / sibling.name)
-        total, count = total + size, count + 1
+    (scratch / file.name).write_bytes(source if source is not None else read_capped(file))
+    total, count = len(source or b""), 1
+    try:
+        with os.scandir(file.parent) as it:
+            siblings = sorted((e for e in it if e.name.endswith(".py") and e.name != file.name),
+                              key=lambda e: e.name)
+    except OSError:
+        siblings = []
+    for entry in siblings:
+        if count >= MAX_COPY_FILES:
+            break
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            data = read_capped(Path(entry.path), MAX_COPY_BYTES - total)
+        except OSError:
+            continue  # a link, a device, too large: the worker does not get it
+        (scratch / entry.name).write_bytes(data)
+        total, count = total + len(data), count + 1
     return scratch
 
 
 def remove(scratch: Path) -> None:
     shutil.rmtree(scratch, ignore_errors=True)
+
+
+_PARSER = (
+    "import ast, json, resource, sys\n"
+    "m, s = int(sys.argv[1]), int(sys.argv[2])\n"
+    "resource.setrlimit(resource.RLIMIT_AS, (m, m))\n"
+    "resource.setrlimit(resource.RLIMIT_CPU, (s, s + 1))\n"
+    "src = sys.stdin.buffer.read()\n"
+    "try:\n"
+    "    ast.parse(src)\n"
+    "except SyntaxError:\n"
+    "    pass\n"
+    "sys.stdout.write('ok')\n"
+)
+
+
+class TooComplex(ValueError):
+    """Source that the parser cannot handle within its limits."""
+
+
+def parse(source: str, filename: str) -> ast.Module:
+    """ast.parse of untrusted source, after a trial parse in a child process with memory and
+    CPU limits: a pathological file (deep nesting, megabytes of expressions) costs the child,
+    and is then refused, instead of exhausting the grader."""
+    data = source.encode("utf-8", "surrogatepass")
+    if len(data) > 4096:  # small files cannot hurt; spare them the child process
+        try:
+            done = subprocess.run(
+                [sys.executable, "-I", "-S", "-c", _PARSER, str(PARSE_MEMORY), str(PARSE_SECONDS)],
+                input=data, capture_output=True, timeout=PARSE_SECONDS + 10, env={})
+            ok = done.returncode == 0 and done.stdout == b"ok"
+        except (OSError, subprocess.TimeoutExpired):
+            ok = False
+        if not ok:
+            raise TooComplex(f"{filename} is too large or too deeply nested to parse")
+    try:
+        return ast.parse(source, filename=filename)
+    except (RecursionError, MemoryError):
+        raise TooComplex(f"{filename} is too deeply nested to parse") from None
+

@@ -19,15 +19,24 @@ import json
 import math
 import socket
 import struct
+import time
 from dataclasses import dataclass, field
 
 import torch
+
+from . import safetext
 
 MAX_FRAME = 256 * 1024 * 1024
 MAX_DEPTH = 16
 MAX_NODES = 10_000
 MAX_SPAN = 4
 """A strided layout may spread a tensor over at most this many times its elements (plus 64)."""
+MAX_HEADER = 8 * 1024 * 1024
+"""Bytes of JSON header a frame may have (tensor bytes travel after it, up to MAX_FRAME)."""
+MAX_HEADER_DEPTH = 40
+MAX_HEADER_NODES = 400_000
+MAX_STRING = 10_000
+"""Characters of any one string in a received header; longer ones are cut (see safetext)."""
 
 DTYPES = {
     name: getattr(torch, name)
@@ -122,11 +131,18 @@ def send(sock: socket.socket, header: dict, enc: Encoder | None = None) -> None:
     sock.sendall((enc or Encoder()).frame(header))
 
 
-def _recv_exact(sock: socket.socket, n: int) -> bytes:
+def _recv_exact(sock: socket.socket, n: int, deadline: float | None = None) -> bytes:
+    """n bytes, all of them before the deadline (time.monotonic()): a sender that trickles one
+    byte at a time cannot stretch a per-receive timeout without end."""
     buf = bytearray(n)
     view = memoryview(buf)
     got = 0
     while got < n:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise socket.timeout("deadline passed")
+            sock.settimeout(left)
         k = sock.recv_into(view[got:], n - got)
         if k == 0:
             raise EOFError("peer closed the channel")
@@ -134,28 +150,86 @@ def _recv_exact(sock: socket.socket, n: int) -> bytes:
     return bytes(buf)
 
 
-def recv(sock: socket.socket) -> tuple[dict, bytes]:
-    """Read one frame: (header, blob bytes). Raises EOFError or WireError."""
-    (n,) = struct.unpack(">I", _recv_exact(sock, 4))
-    if n > MAX_FRAME:
+def clean_header(value):
+    """The received JSON with its size checked and every string made safe (surrogates, control
+    and escape characters) and cut to MAX_STRING; raises WireError if deeper or larger than
+    the schema ever needs. Iterative: no recursion for a hostile sender to exhaust."""
+    root = [value]
+    stack = [(root, 0, 0)]
+    nodes = 0
+    while stack:
+        holder, key, depth = stack.pop()
+        node = holder[key]
+        nodes += 1
+        if nodes > MAX_HEADER_NODES or depth > MAX_HEADER_DEPTH:
+            raise WireError("header too large or nested too deeply")
+        if isinstance(node, str):
+            holder[key] = safetext.clean(node, MAX_STRING)
+        elif isinstance(node, list):
+            stack.extend((node, i, depth + 1) for i in range(len(node)))
+        elif isinstance(node, dict):
+            items = list(node.items())
+            node.clear()
+            for k, v in items:
+                node[safetext.clean(k, 200)] = v
+            stack.extend((node, k, depth + 1) for k in node)
+    return root[0]
+
+
+def recv(sock: socket.socket, deadline: float | None = None) -> tuple[dict, bytes]:
+    """Read one frame: (header, blob bytes), all before the deadline (time.monotonic()) when
+    one is given. Raises EOFError, socket.timeout or WireError."""
+    (n,) = struct.unpack(">I", _recv_exact(sock, 4, deadline))
+    if n > MAX_HEADER:
         raise WireError("header too large")
     try:
-        header = json.loads(_recv_exact(sock, n))
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise WireError(f"header is not JSON: {exc}") from None
+        header = json.loads(_recv_exact(sock, n, deadline))
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise WireError(f"header is not JSON: {type(exc).__name__}") from None
     if not isinstance(header, dict):
         raise WireError("header is not an object")
+    header = clean_header(header)
     tensors = header.get("tensors", [])
     if not isinstance(tensors, list):
         raise WireError("tensors is not a list")
     total = 0
     for entry in tensors:
-        if not isinstance(entry, dict) or not isinstance(entry.get("nbytes"), int):
+        if not isinstance(entry, dict):
             raise WireError("bad tensor entry")
-        total += entry["nbytes"]
-    if total > MAX_FRAME or total < 0:
+        nbytes, offset = entry.get("nbytes"), entry.get("offset")
+        if type(nbytes) is not int or nbytes < 0 or type(offset) is not int or offset < 0:
+            raise WireError("bad tensor entry")
+        total += nbytes
+    if total > MAX_FRAME:
         raise WireError("frame too large")
-    return header, _recv_exact(sock, total)
+    return header, _recv_exact(sock, total, deadline)
+
+
+# The types of the reply fields the grader reads itself (each probe's own fields are read by
+# its kind, which treats a reply it cannot read as the worker's fault).
+REPLY_FIELDS = {"ok": bool, "ready": bool, "phase": str, "error": dict, "import_error": dict,
+                "forbidden": (str, type(None)), "tampered": list, "graph": dict}
+
+
+def check_reply(header: dict) -> dict:
+    """A worker's reply with the shared fields of the types the grader expects."""
+    for key, kind in REPLY_FIELDS.items():
+        if key in header and not isinstance(header[key], kind):
+            raise WireError(f"reply field {key!r} has the wrong type")
+    if any(not isinstance(n, str) for n in header.get("tampered", [])):
+        raise WireError("reply field 'tampered' has the wrong type")
+    for key in ("error", "import_error"):
+        if key in header:
+            _error_fields(header[key])
+    return header
+
+
+def _error_fields(error: dict) -> None:
+    if not isinstance(error.get("type", ""), str) or not isinstance(error.get("message", ""), str):
+        raise WireError("error fields have the wrong type")
+    tb = error.get("traceback", [])
+    if not isinstance(tb, list) or any(not isinstance(line, str) for line in tb):
+        raise WireError("error traceback has the wrong type")
 
 
 class Decoder:
@@ -167,7 +241,7 @@ class Decoder:
         self.nodes = 0
 
     def tensor(self, i) -> TensorFacts:
-        if not isinstance(i, int) or not 0 <= i < len(self.entries):
+        if type(i) is not int or not 0 <= i < len(self.entries):
             raise WireError("bad tensor index")
         e = self.entries[i]
         dtype = DTYPES.get(e.get("dtype"))
@@ -175,9 +249,10 @@ class Decoder:
         offset, nbytes = e.get("offset"), e.get("nbytes")
         if dtype is None or not isinstance(shape, list) or len(shape) > 16:
             raise WireError("bad tensor dtype or shape")
-        if not all(isinstance(s, int) and 0 <= s < 2**31 for s in shape):
+        if not all(type(s) is int and 0 <= s < 2**31 for s in shape):
             raise WireError("bad tensor shape")
-        if not isinstance(offset, int) or offset < 0 or offset + nbytes > len(self.blob):
+        if type(offset) is not int or type(nbytes) is not int or offset < 0 \
+                or offset + nbytes > len(self.blob):
             raise WireError("bad tensor range")
         numel = math.prod(shape)
         itemsize = torch.empty((), dtype=dtype).element_size()

@@ -90,3 +90,29 @@ class Sigmoid:
     assert [f.name for f in scan(ast.parse(src), ["Sigmoid.forward"], APIS)] == [
         "torch.func.vjp", "torch.func.vjp"]
     assert [f.function for f in scan(ast.parse(src), ["Sigmoid"], APIS)][0] == "Sigmoid.forward"
+
+
+def test_a_name_counts_by_what_it_reaches():
+    """A second name for the same torch object is that object; torch's private namespace is
+    forbidden wherever an API is, since what it reaches cannot be told from its name."""
+    src = """
+import torch
+from torch import _C as C
+def sigmoid(x):
+    return torch._C._special.special_expit(x)
+def df(x):
+    C._ImperativeEngine().run_backward
+    return torch.__version__, torch.exp(x)
+"""
+    tree = ast.parse(src)
+    found = {f.function: f.name for f in scan(tree, ["sigmoid", "df"], ["torch.special.expit"])}
+    assert "private torch API" in found["sigmoid"] and "special_expit" in found["sigmoid"]
+    assert "_ImperativeEngine" in found["df"]
+    found = scan(ast.parse("import torch\ndef g(x):\n    return torch.sigmoid(x)\n"), ["g"],
+                 ["torch.special.expit"])
+    assert found == []  # a different function reaching no forbidden object
+    from grader.scan import reaches
+
+    assert reaches("torch._C._VariableFunctions.sigmoid", ["torch.sigmoid"])
+    assert reaches("torch.exp", ["torch.sigmoid"]) is None
+    assert reaches("torch.__version__", ["torch.sigmoid"]) is None

@@ -121,3 +121,76 @@ def test_decoder_rejects_bad_layouts(strides, offset):
          "storage_offset": offset}]}, bytes(24))
     with pytest.raises(wire.WireError):
         wire.Decoder(header, blob).value(header["v"])
+
+
+def send_raw(header: bytes, blob: bytes = b""):
+    a, b = socket.socketpair()
+    a.sendall(struct.pack(">I", len(header)) + header + blob)
+    a.close()
+    return b
+
+
+@pytest.mark.parametrize("header", [
+    b"[" * 5000 + b"]" * 5000,                       # deeper than json's recursion
+    json.dumps({"x": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}).encode(),
+    json.dumps({"tensors": [{"nbytes": -4, "offset": 0}]}).encode(),
+    json.dumps({"tensors": [{"nbytes": 1.5, "offset": 0}]}).encode(),
+    json.dumps({"tensors": [{"nbytes": True, "offset": 0}]}).encode(),
+    b"\xff\xfe not json",
+])
+def test_hostile_headers_are_refused_not_raised(header):
+    b = send_raw(header)
+    with b, pytest.raises(wire.WireError):
+        wire.recv(b)
+
+
+def test_a_header_larger_than_its_cap_is_refused_before_reading():
+    a, b = socket.socketpair()
+    with a, b:
+        a.sendall(struct.pack(">I", wire.MAX_HEADER + 1))
+        with pytest.raises(wire.WireError):
+            wire.recv(b)
+
+
+def test_strings_are_cleaned_and_cut():
+    header = json.dumps({"m": "\udce9\x1b[32mok\n" + "x" * 50_000, "\x1bkey": 1}).encode()
+    with send_raw(header) as b:
+        got, _ = wire.recv(b)
+    assert "\x1b" not in got["m"] and "\\x1b[32mok\n" in got["m"]
+    assert len(got["m"]) < wire.MAX_STRING + 20
+    assert "\\x1bkey" in got
+
+
+def test_reply_fields_of_the_wrong_type_are_refused():
+    wire.check_reply({"ok": True, "tampered": ["torch.allclose"], "graph": {}})
+    for bad in ({"ok": "yes"}, {"tampered": 5}, {"tampered": [1]}, {"error": [1]},
+                {"error": {"traceback": "x"}}, {"graph": []}, {"import_error": {"type": 3}}):
+        with pytest.raises(wire.WireError):
+            wire.check_reply(bad)
+
+
+def test_a_trickled_frame_misses_its_deadline():
+    """The deadline is for the whole frame: bytes arriving now and then do not extend it."""
+    import threading
+    import time
+
+    a, b = socket.socketpair()
+    frame = struct.pack(">I", 20) + b'{"ok": true, "x": 1}'
+
+    def trickle():
+        for i in range(len(frame)):
+            try:
+                a.send(frame[i:i + 1])
+            except OSError:
+                return
+            time.sleep(0.05)
+
+    thread = threading.Thread(target=trickle)
+    thread.start()
+    started = time.monotonic()
+    with pytest.raises(socket.timeout):
+        wire.recv(b, deadline=time.monotonic() + 0.3)
+    assert time.monotonic() - started < 0.6
+    a.close()
+    b.close()
+    thread.join()

@@ -41,7 +41,7 @@ class SavedTensors(Kind):
                 "autograd will never call your backward. Return the result of your "
                 "autograd.Function's .apply(...) (not forward(...) called directly, and no "
                 ".detach()).", fn=fn))
-        if facts.get("custom") is False:
+        if facts.get("custom") is not True:  # missing or malformed facts never pass
             return Verdict("failed", both(
                 "grad_fn dari hasil {fn}(...) adalah {n}, node bawaan torch: hasilnya dibuat "
                 "dengan operasi torch biasa, jadi backward-mu tidak pernah dipakai. Kembalikan "
@@ -49,7 +49,9 @@ class SavedTensors(Kind):
                 "The grad_fn of {fn}(...)'s result is {n}, one of torch's own nodes: the result "
                 "comes from ordinary torch operations, so your backward is never used. Return "
                 "the result of your autograd.Function's .apply(...).", fn=fn, n=node[:100]))
-        stashed = [str(n)[:50] for n in facts.get("ctx_tensors") or []][:10]
+        stashed = facts.get("ctx_tensors", ["?"])
+        stashed = ([str(n)[:50] for n in stashed][:10] if isinstance(stashed, list)
+                   else ["?"])
         if stashed:
             return Verdict("failed", both(
                 "Tensor disimpan sebagai atribut ctx ({a}). Simpan dengan "

@@ -6,6 +6,7 @@ import csv
 import io
 from pathlib import Path
 
+from ..safetext import atomic_write
 from ..results import SubmissionResult
 
 
@@ -26,4 +27,4 @@ def text(results: list[SubmissionResult], exercise_ids: list[str]) -> str:
 
 
 def write(path: Path, results: list[SubmissionResult], exercise_ids: list[str]) -> None:
-    Path(path).write_text(text(results, exercise_ids), encoding="utf-8", newline="")
+    atomic_write(Path(path), text(results, exercise_ids), newline="")

@@ -12,6 +12,7 @@ import json
 import shutil
 from pathlib import Path
 
+from ..safetext import atomic_write
 from ..results import CheckResult, ExerciseResult, SubmissionResult
 
 FOLDER = "gradescope"
@@ -56,6 +57,5 @@ def write(out: Path, results: list[SubmissionResult], lang: str) -> None:
     for r in results:
         target = folder / r.submission
         target.mkdir(parents=True, exist_ok=True)
-        (target / "results.json").write_text(
-            json.dumps(submission_dict(r, lang), indent=2, ensure_ascii=False) + "\n",
-            encoding="utf-8")
+        atomic_write(target / "results.json",
+                     json.dumps(submission_dict(r, lang), indent=2, ensure_ascii=True) + "\n")

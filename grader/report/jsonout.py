@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..safetext import atomic_write
 from ..results import CheckResult, ExerciseResult, SubmissionResult
 
 FORMAT = "grader-result/1"
@@ -37,5 +38,4 @@ def result_dict(r: SubmissionResult, lang: str) -> dict:
 
 
 def write(path: Path, r: SubmissionResult, lang: str) -> None:
-    Path(path).write_text(json.dumps(result_dict(r, lang), indent=2, ensure_ascii=False) + "\n",
-                          encoding="utf-8")
+    atomic_write(Path(path), json.dumps(result_dict(r, lang), indent=2, ensure_ascii=True) + "\n")

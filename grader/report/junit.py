@@ -6,6 +6,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from ..safetext import atomic_write
 from ..results import CheckResult, ExerciseResult, SubmissionResult
 
 # Characters XML 1.0 cannot hold at all (a student's exception message may contain them).
@@ -75,4 +76,5 @@ def tree(results: list[SubmissionResult], lang: str) -> ET.ElementTree:
 
 
 def write(path: Path, results: list[SubmissionResult], lang: str) -> None:
-    tree(results, lang).write(path, encoding="utf-8", xml_declaration=True)
+    body = ET.tostring(tree(results, lang).getroot(), encoding="unicode")
+    atomic_write(Path(path), "<?xml version='1.0' encoding='utf-8'?>\n" + body)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..classstats import ClassStats
+from ..safetext import atomic_write
 
 LABELS = {
     "id": {"title": "Penilaian kelas", "subs": "kiriman", "mean": "rata-rata",
@@ -68,4 +69,4 @@ def text(stats: ClassStats, lang: str) -> str:
 
 
 def write(path: Path, stats: ClassStats, lang: str) -> None:
-    Path(path).write_text(text(stats, lang), encoding="utf-8")
+    atomic_write(Path(path), text(stats, lang))

@@ -13,11 +13,12 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import wire
-from . import tmpdirs
+from . import isolation, tmpdirs
 
 ROOT = str(Path(__file__).resolve().parents[2])
 BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
@@ -64,7 +65,8 @@ class Sandbox:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         # The template's own temporary folder (torch writes caches there), removed by close().
         self.tmp = tempfile.mkdtemp(prefix="grader-template-")
-        env = dict(os.environ, **tmpdirs.env(self.tmp))
+        # Nothing of the grader's environment but the locale, paths and maths settings.
+        env = dict(isolation.scrubbed_environment(os.environ), **tmpdirs.env(self.tmp))
         if not self.namespaces:
             env["GRADER_NO_NAMESPACES"] = "1"
         self.proc = subprocess.Popen(
@@ -74,6 +76,7 @@ class Sandbox:
         theirs.close()
         self.ctl, self.ready = ours, False
         self.isolation = None
+        self.cgroups = None
         return self
 
     def _wait_ready(self) -> None:
@@ -84,7 +87,9 @@ class Sandbox:
             data = self.ctl.recv(256)
             if not data:
                 raise SandboxError("the worker template failed to start")
-            self.isolation = json.loads(data).get("isolation", "basic")
+            ready = json.loads(data)
+            self.isolation = ready.get("isolation", "basic")
+            self.cgroups = ready.get("cgroups", "none")
             self.ready = True
 
     def _restart(self) -> None:
@@ -156,20 +161,16 @@ class Sandbox:
         self.close()
 
 
-def safe_to_hide(paths, scratch: str) -> list[str]:
-    """The paths that can be covered without hiding what the worker needs (its scratch copy,
-    the Python installation and the grader's own package)."""
-    needed = [os.path.realpath(p) for p in (scratch, sys.prefix, sys.base_prefix,
-                                            os.path.join(ROOT, "grader"))]
-    out = []
-    for path in paths:
+def safe_to_hide(paths, scratch: str = "") -> list[str]:
+    """The directories to cover in a worker's view: those asked for, and always the project
+    checkout (its .git, the grader's reference code, solutions/). What the worker needs inside
+    them (its scratch copy, the Python installation) is bound back (see isolation.confine)."""
+    out = set()
+    for path in [*paths, ROOT]:
         real = os.path.realpath(path)
-        if real == "/" or not os.path.isdir(real):
-            continue
-        if any(n == real or n.startswith(real.rstrip("/") + "/") for n in needed):
-            continue
-        out.append(real)
-    return sorted(set(out))
+        if real != "/" and os.path.isdir(real):
+            out.add(real)
+    return sorted(out)
 
 
 def _kill_group(pid: int) -> None:
@@ -188,8 +189,10 @@ class Worker:
 
     def _lost(self, kind: str, detail: str = "") -> WorkerLost:
         status = self.close(grace=0.0 if kind == "timeout" else 0.5)
-        if kind == "timeout":
-            return WorkerLost("timeout", detail)
+        if kind in ("timeout", "protocol"):  # the grader ended it: its exit says nothing
+            return WorkerLost(kind, detail)
+        if status.get("memory"):
+            return WorkerLost("memory", detail)
         if status.get("template_lost"):
             return WorkerLost("vanished", detail)
         if status.get("signal"):
@@ -197,15 +200,20 @@ class Worker:
         return WorkerLost("exit", detail, exit_code=status.get("exit"))
 
     def receive(self, timeout: float) -> tuple[dict, wire.Decoder]:
-        self.sock.settimeout(timeout)
+        """The next reply, whole, within `timeout` seconds from now (an absolute deadline:
+        a worker that trickles bytes cannot stretch it). Anything malformed is the worker's."""
+        deadline = time.monotonic() + timeout
         try:
-            header, blob = wire.recv(self.sock)
+            header, blob = wire.recv(self.sock, deadline)
+            wire.check_reply(header)
         except (socket.timeout, TimeoutError):
             raise self._lost("timeout") from None
         except (EOFError, ConnectionError, OSError):
             raise self._lost("exit") from None
         except wire.WireError as exc:
             raise self._lost("protocol", str(exc)) from None
+        except (ValueError, TypeError, RecursionError, MemoryError, OverflowError) as exc:
+            raise self._lost("protocol", type(exc).__name__) from None
         return header, wire.Decoder(header, blob)
 
     def request(self, header: dict, enc: wire.Encoder, timeout: float) -> tuple[dict, wire.Decoder]:

@@ -14,10 +14,12 @@ import resource
 import signal
 import socket
 import sys
+import tempfile
 import time
 
-from . import isolation
+from . import cgroups, isolation
 
+_ENV = dict(os.environ)
 NPROC = 256
 """Processes and threads one worker uid may have (a fork bomb stops here)."""
 
@@ -48,20 +50,40 @@ def apply_limits(limits: dict, own_uid: bool = False) -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (out, out))
 
 
+LAYOUT: cgroups.Layout | None = None
+"""Where per-worker control groups go (None: not looked for yet, or not root)."""
+GROUPS: dict[int, cgroups.Group] = {}
+_serial = 0
+
+
+def _group(limits: dict) -> cgroups.Group | None:
+    global _serial
+    if LAYOUT is None or not LAYOUT.parents:
+        return None
+    _serial += 1
+    return cgroups.Group(LAYOUT, f"grader-{os.getpid()}-{_serial}",
+                         memory_bytes=max(int(limits["memory_bytes"]), 256 * 2**20), pids=NPROC)
+
+
 def spawn(ctl: socket.socket, request: dict, isolated: bool) -> int:
     ours, theirs = socket.socketpair()
+    group = _group(request["limits"])
     pid = os.fork()
     if pid == 0:
         code = 0
         try:
             ctl.close()
             ours.close()
+            if group is not None:
+                group.join()  # before anything else: all the worker starts is counted
             _child(theirs, request, isolated)
         except BaseException:
             code = 70
         finally:
             os._exit(code)
     theirs.close()
+    if group is not None:
+        GROUPS[pid] = group
     try:
         socket.send_fds(ctl, [json.dumps({"pid": pid}).encode()], [ours.fileno()])
     except OSError:
@@ -80,13 +102,15 @@ def _child(sock: socket.socket, request: dict, isolated: bool) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
         signal.signal(sig, signal.SIG_DFL)
     scratch = request["scratch"]
+    os.environ.clear()  # the template's environment is scrubbed already; the worker gets less
+    os.environ.update(isolation.scrubbed_environment(_ENV), HOME=scratch)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     redirect_output(scratch)
     if isolated:
         try:
             isolation.enter_namespaces()
-            isolation.hide(request.get("hide", []))
-            isolation.expose(sorted({sys.base_prefix, sys.prefix, *sys.path[1:]} - {""}))
+            isolation.confine(keep=[sys.base_prefix, sys.prefix, *sys.path[1:]],
+                              scratch=scratch, hide=request.get("hide", []))
         except OSError:
             isolated = False
     if not isolated:
@@ -139,7 +163,11 @@ def reap(ctl: socket.socket, request: dict) -> None:
         except ChildProcessError:
             status = None
     _killpg(pid)  # whatever the worker started in its group goes too
-    reply = {"killed": killed, "exit": None, "signal": None}
+    group = GROUPS.pop(pid, None)
+    reply = {"killed": killed, "exit": None, "signal": None, "memory": False}
+    if group is not None:  # and whatever left the group, from its control group
+        reply["memory"] = group.memory_exhausted()
+        group.destroy()
     if status is not None:
         if os.WIFEXITED(status):
             reply["exit"] = os.WEXITSTATUS(status)
@@ -156,22 +184,30 @@ def _killpg(pid: int) -> None:
 
 
 def _namespaces_work() -> bool:
-    """Try the namespaces once in a throwaway child; some containers refuse them."""
+    """Try the namespaces and the confined view once in a throwaway child; some containers
+    refuse them."""
     if not isolation.available() or os.environ.get("GRADER_NO_NAMESPACES"):
         return False
-    pid = os.fork()
-    if pid == 0:
-        try:
-            isolation.enter_namespaces()
-            os._exit(0)
-        except BaseException:
-            os._exit(1)
-    _, status = os.waitpid(pid, 0)
+    scratch = tempfile.mkdtemp(prefix="grader-probe-")
+    try:
+        pid = os.fork()
+        if pid == 0:
+            try:
+                isolation.enter_namespaces()
+                isolation.confine(keep=[sys.base_prefix, sys.prefix, *sys.path[1:]],
+                                  scratch=scratch, hide=[])
+                os._exit(0)
+            except BaseException:
+                os._exit(1)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.rmdir(scratch)
     return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
 
 def shutdown(live: set[int]) -> None:
-    """The grader hung up: end every worker it did not reap (and what each started)."""
+    """The grader hung up: end every worker it did not reap (and what each started, and its
+    control group)."""
     for pid in sorted(live):
         _killpg(pid)
         try:
@@ -179,6 +215,10 @@ def shutdown(live: set[int]) -> None:
         except ChildProcessError:
             pass
     live.clear()
+    for pid, group in list(GROUPS.items()):  # nothing may outlive the grader
+        _killpg(pid)
+        group.destroy()
+    GROUPS.clear()
 
 
 def main(fd: int) -> None:
@@ -194,6 +234,7 @@ def main(fd: int) -> None:
 
 
 def _serve(ctl: socket.socket, live: set[int]) -> None:
+    global LAYOUT
     import torch  # noqa: F401  (the point of the template: pay for this once)
     # torch.autograd.grad and .backward import this (and sympy) lazily whenever an upstream
     # gradient is given; a worker running as another user may be unable to read the stdlib
@@ -203,11 +244,15 @@ def _serve(ctl: socket.socket, live: set[int]) -> None:
     # would otherwise spend inside a student's time limit (and a torchinductor_<user> folder).
     import torch._dynamo  # noqa: F401
 
-    from . import probes, worker  # noqa: F401
+    from . import probes, trap, worker  # noqa: F401
+
+    trap.alias_index()  # once here, not in every worker
 
     isolated = _namespaces_work()
-    ctl.send(json.dumps({"ready": True, "isolation": "namespaces" if isolated else "basic"}
-                        ).encode())
+    LAYOUT = (cgroups.Layout() if isolation.available() and not os.environ.get("GRADER_NO_CGROUPS")
+              else None)
+    ctl.send(json.dumps({"ready": True, "isolation": "namespaces" if isolated else "basic",
+                         "cgroups": LAYOUT.describe() if LAYOUT else "none"}).encode())
     while True:
         try:
             data = ctl.recv(65536)

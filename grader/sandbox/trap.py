@@ -7,6 +7,7 @@ file binds the trapped function.
 
 from __future__ import annotations
 
+import sys
 import types
 
 import torch
@@ -18,6 +19,36 @@ GUARDED_ATTRIBUTES = (
     "torch.Tensor.allclose", "torch.Tensor.equal", "torch.get_default_dtype",
     "torch.Tensor.backward", "torch.autograd.grad", "torch.autograd.backward",
 )
+
+
+ALIAS_MODULES = ("torch", "torch._C", "torch._C._VariableFunctions", "torch._C._special",
+                 "torch._C._nn", "torch._C._linalg", "torch._C._fft", "torch.special",
+                 "torch.nn.functional", "torch.linalg", "torch.fft")
+"""Where torch keeps second names for the same functions (torch._C._special.special_expit is
+torch.special.expit): a forbidden function is trapped under each of its names."""
+_alias_index: dict[int, list[tuple[object, str, str]]] | None = None
+
+
+def alias_index() -> dict[int, list[tuple[object, str, str]]]:
+    """id(function) -> [(owner, attribute, dotted path)] over ALIAS_MODULES; built once (the
+    template builds it before forking workers)."""
+    global _alias_index
+    if _alias_index is None:
+        index: dict[int, list] = {}
+        for path in ALIAS_MODULES:
+            found = resolve(path) if path != "torch" else (None, "torch", torch)
+            if found is None:
+                continue
+            module = found[2]
+            for attr in dir(module):
+                try:
+                    value = getattr(module, attr)
+                except Exception:
+                    continue
+                if callable(value) and not isinstance(value, (type, types.ModuleType)):
+                    index.setdefault(id(value), []).append((module, attr, f"{path}.{attr}"))
+        _alias_index = index
+    return _alias_index
 
 
 class ForbiddenCall(BaseException):
@@ -63,9 +94,13 @@ class Trap:
                         self._wrap(obj, attr, f"{pattern}.{attr}", value)
             elif callable(obj) and not isinstance(obj, type):
                 self._wrap(owner, name, pattern, obj)
+                for alias_owner, attr, alias in alias_index().get(id(obj), []):
+                    self._wrap(alias_owner, attr, pattern, obj, key=alias)
 
-    def _wrap(self, owner, name: str, path: str, original) -> None:
-        if path in self.originals:
+    def _wrap(self, owner, name: str, path: str, original, key: str | None = None) -> None:
+        """Replace owner.name by a trap reporting `path`; key: where it is (an alias)."""
+        key = key or path
+        if key in self.originals or getattr(owner, name, None) is not original:
             return
         trap = self
 
@@ -81,7 +116,7 @@ class Trap:
             setattr(owner, name, trapped)
         except (AttributeError, TypeError):
             return
-        self.originals[path] = original
+        self.originals[key] = original
 
     def active(self, patterns):
         return _Active(self, tuple(patterns))
@@ -101,9 +136,33 @@ class _Active:
         return False
 
 
-def snapshot() -> dict[str, int]:
-    """Identities of the guarded torch attributes, to notice later replacement."""
+def _probe_code() -> dict[str, int]:
+    """Identities of the grader's own code loaded in the worker (the probes that observe the
+    student's objects, the wire format, these traps): functions with their code and defaults,
+    classes with their attributes. A file that patches them to forge its observations is
+    reported as tampering, like one that patches torch."""
     out = {}
+    for name, module in list(sys.modules.items()):
+        if not (name == "grader" or name.startswith("grader.")) or module is None:
+            continue
+        for attr, value in list(vars(module).items()):
+            key = f"{name}.{attr}"
+            if isinstance(value, types.FunctionType):
+                out[key] = hash((id(value), id(value.__code__), id(value.__defaults__),
+                                 id(value.__kwdefaults__)))
+            elif isinstance(value, type) and value.__module__ == name:
+                out[key] = hash((id(value), tuple(sorted(
+                    (k, id(v), id(getattr(v, "__code__", None)))
+                    for k, v in vars(value).items()))))
+            elif callable(value) or isinstance(value, types.ModuleType):
+                out[key] = id(value)
+    return out
+
+
+def snapshot() -> dict[str, int]:
+    """Identities of the guarded torch attributes and of the grader's code in the worker, to
+    notice later replacement."""
+    out = _probe_code()
     for path in GUARDED_ATTRIBUTES:
         found = resolve(path)
         out[path] = id(found[2]) if found else 0

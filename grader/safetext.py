@@ -1,0 +1,99 @@
+"""Text from outside the grader made safe where it enters: names, messages, source lines.
+
+Anything a submission controls (folder and file names, exception messages, source lines, the
+worker's replies) may hold lone surrogates (a name that is not UTF-8, a hostile __str__),
+terminal escapes (a fake green "Total: 61/61"), newlines (a forged CI log line) or megabytes of
+text. clean() keeps printable text and newlines/tabs; name() keeps one line. scrub() applies
+clean() to every string of a result before it is reported or written, and atomic_write() writes
+a file in one piece, so one submission can never empty or corrupt the class's outputs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import tempfile
+from pathlib import Path
+
+MAX_TEXT = 20_000
+"""Characters any one reported string may have (a traceback line, a message)."""
+MAX_NAME = 200
+
+# C0 controls but tab and newline, DEL, C1 controls, lone surrogates, and the bidirectional
+# overrides that make text read differently from how it is stored.
+_BAD = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+_BAD_LINE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+
+
+def _replace(match: re.Match) -> str:
+    ch = match.group(0)
+    if "\ud800" <= ch <= "\udfff":
+        code = ord(ch)
+        # a byte smuggled in by surrogateescape (a name that is not UTF-8): show it as \xNN
+        return f"\\x{code - 0xdc00:02x}" if 0xdc80 <= code <= 0xdcff else "\ufffd"
+    if ch in "\r\n\t":
+        return " "
+    return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+
+
+def clean(text, limit: int = MAX_TEXT) -> str:
+    """Printable text: control and escape characters shown as \\xNN, lone surrogates replaced,
+    newlines and tabs kept, at most `limit` characters."""
+    if not isinstance(text, str):
+        text = str(text)
+    if len(text) > limit:
+        text = text[:limit] + " [...]"
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _BAD.sub(_replace, text)
+
+
+def name(text, limit: int = MAX_NAME) -> str:
+    """One line: clean() with newlines, tabs and carriage returns shown as escapes too."""
+    if not isinstance(text, str):
+        text = str(text)
+    if len(text) > limit:
+        text = text[:limit] + "..."
+    return _BAD_LINE.sub(_line_replace, text)
+
+
+def _line_replace(match: re.Match) -> str:
+    ch = match.group(0)
+    return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(ch) or _replace(match)
+
+
+def scrub(obj, depth: int = 0):
+    """A copy of a result (dataclasses, lists, tuples, dicts) with every string clean()ed."""
+    if isinstance(obj, str):
+        return clean(obj)
+    if depth > 64:
+        return obj
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        changes = {f.name: scrub(getattr(obj, f.name), depth + 1)
+                   for f in dataclasses.fields(obj) if f.init}
+        return dataclasses.replace(obj, **changes)
+    if isinstance(obj, list):
+        return [scrub(v, depth + 1) for v in obj]
+    if isinstance(obj, tuple):
+        return tuple(scrub(v, depth + 1) for v in obj)
+    if isinstance(obj, dict):
+        return {scrub(k, depth + 1): scrub(v, depth + 1) for k, v in obj.items()}
+    return obj
+
+
+def atomic_write(path: Path, text: str, newline: str | None = None) -> None:
+    """Write the whole file or nothing: a temporary file beside it, then a rename. Characters
+    that cannot be encoded (a stray surrogate) become escapes instead of failing the write."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with open(fd, "w", encoding="utf-8", errors="backslashreplace", newline=newline) as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
