@@ -14,14 +14,13 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import batchfile, classstats, submission as submission_mod
+from . import batchfile, classroom, classstats, submission as submission_mod
 from .batchfile import Manifest
 from .config import Config
 from .errors import GraderError
-from .grading import environment
 from .messages import both
 from .pool import Lost, Setup, Task, grade_all
-from .report import csvout, gradescope, junit, markdown
+from .report import csvout, feedback, gradescope, junit, markdown
 from .results import CheckResult, ExerciseResult, SubmissionResult
 from .spec import Exercise
 
@@ -42,12 +41,12 @@ class Batch:
 
 
 def discover(directory: Path) -> list[Task]:
-    """Every subdirectory is one submission, named by its folder; dot-folders are skipped."""
+    """Every subdirectory is one submission, named by its folder; dot-folders are skipped.
+    A folder where `gh classroom clone student-repos` ran counts as the class it cloned."""
     directory = Path(directory)
     if not directory.is_dir():
         raise GraderError(f"submissions directory not found: {directory}")
-    return [Task(p.name, p) for p in sorted(directory.iterdir(), key=lambda p: p.name)
-            if p.is_dir() and not p.name.startswith(".")]
+    return [Task(p.name, p) for p in classroom.subfolders(classroom.class_folder(directory))]
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -74,15 +73,30 @@ def fingerprints(task: Task, exercises: list[Exercise]) -> dict[str, str | None]
     """A short hash of each exercise file graded, so a regrade can tell a changed file apart."""
     out = {}
     for e in exercises:
-        found = submission_mod.locate(task.path, e.file)
-        digest = hashlib.sha256()
-        for path in found:
-            try:
-                digest.update(path.read_bytes())
-            except OSError:
-                digest.update(b"<unreadable>")
-        out[e.id] = digest.hexdigest()[:16] if found else None
+        found = submission_mod.find(task.path, e.file)
+        out[e.id] = _digest(found) if found else None
     return out
+
+
+def starters(exercises: list[Exercise]) -> dict[str, str]:
+    """The hash of each exercise's starter as handed out (exercises/<id>/<id>.py), hashed as
+    fingerprints() hashes a submission's file, so a summary can tell an untouched one apart."""
+    out = {}
+    for e in exercises:
+        path = e.path.parent / e.file
+        if path.is_file():
+            out[e.id] = _digest([path])
+    return out
+
+
+def _digest(paths: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for path in paths:
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"<unreadable>")
+    return digest.hexdigest()[:16]
 
 
 def conceal(result: SubmissionResult) -> SubmissionResult:
@@ -109,6 +123,8 @@ def unfinished(task: Task, lost: Lost, exercises: list[Exercise], config: Config
                    "salahmu; pengajar akan menilainya ulang.",
                    "This submission could not be graded: {d}. This is the grader's fault, "
                    "not yours; your teacher will regrade it.", d=lost.detail)
+    from .grading import environment  # imports torch, which a merge job need not install
+
     rows = [ExerciseResult(id=e.id, title=e.title, status="error", message=message,
                            checks=[CheckResult(id=c.id, title=c.title, kind=c.kind,
                                                status="error", points=0.0,
@@ -156,7 +172,8 @@ def run(*, submissions_dir: Path, exercises: list[Exercise], config: Config, lan
         if on_result:
             on_result(task, results[task.id], lost.get(task.id))
     manifest = Manifest(language=lang, exercises=[e.id for e in exercises],
-                        files={t.id: fingerprints(t, exercises) for t in tasks}, shard=shard)
+                        files={t.id: fingerprints(t, exercises) for t in tasks}, shard=shard,
+                        starters=starters(exercises))
     batch = Batch(results=[results[k] for k in sorted(results)], manifest=manifest, lost=lost,
                   seconds=time.monotonic() - started)
     if out is not None:
@@ -173,11 +190,13 @@ def _apart(submissions: Path, out: Path) -> None:
 
 
 def write_outputs(out: Path, results: list[SubmissionResult], manifest: Manifest) -> None:
-    """results.json, batch.json, grades.csv, junit.xml, summary.md and gradescope/<id>/."""
+    """results.json, batch.json, grades.csv, junit.xml, summary.md, gradescope/<id>/ and
+    feedback/<id>.md."""
     out.mkdir(parents=True, exist_ok=True)
     lang = manifest.language
     batchfile.write(out, results, manifest)
     csvout.write(out / CSV, results, manifest.exercises)
     junit.write(out / JUNIT, results, lang)
-    markdown.write(out / SUMMARY, classstats.compute(results), lang)
+    markdown.write(out / SUMMARY, classstats.compute(results, attempt=manifest.attempt), lang)
     gradescope.write(out, results, lang)
+    feedback.write(out, results, lang)

@@ -77,8 +77,8 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
                    sandbox: Sandbox, include_hidden: bool = False) -> ExerciseResult:
     started = time.monotonic()
     checks = _visible(exercise, include_hidden)
-    hidden = len(exercise.checks) - len(checks)
-    found = submission.locate(submission_dir, exercise.file)
+    hidden = len(exercise.checks) - len(checks) + exercise.hidden_checks
+    found = submission.find(submission_dir, exercise.file)
     if not found:
         return _whole(exercise, checks, "missing", both(
             "File {f} tidak ditemukan di {d}. Simpan jawabanmu dengan nama {f}.",

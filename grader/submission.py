@@ -9,6 +9,8 @@ from pathlib import Path
 MAX_COPY_FILES = 200
 MAX_COPY_BYTES = 5 * 2**20
 SKIP_DIRS = {"__pycache__", ".git", ".venv", "venv", "node_modules"}
+RELEASE_EXERCISES = "exercises"
+"""Where a release copy keeps the students' files (grader/release.py writes that layout)."""
 
 
 def locate(directory: Path, filename: str) -> list[Path]:
@@ -20,6 +22,18 @@ def locate(directory: Path, filename: str) -> list[Path]:
         if path.is_file() and not any(p in SKIP_DIRS or p.startswith(".") for p in rel[:-1]):
             found.append(path)
     return found
+
+
+def find(directory: Path, filename: str) -> list[Path]:
+    """The file(s) graded for an exercise. A release copy (a student's repository, with an
+    `exercises/` folder) is searched there first, as the student's own `python -m grader`
+    does: its grader package and anything else in the repository are never graded."""
+    inner = Path(directory) / RELEASE_EXERCISES
+    if inner.is_dir() and not inner.is_symlink():
+        found = locate(inner, filename)
+        if found:
+            return found
+    return locate(directory, filename)
 
 
 def scratch_copy(file: Path) -> Path:
