@@ -22,6 +22,7 @@ LABELS = {
            "points": "poin", "counter": "Contoh gagal", "hint": "Petunjuk",
            "visible": "{p} dari {n} pemeriksaan terlihat lulus.",
            "hidden": "Pemeriksaan tersembunyi (dijalankan guru; inputnya tidak ditampilkan)",
+           "later": "{n} pemeriksaan tersembunyi hanya dijalankan saat penilaian kelas.",
            "bonus": "bonus", "full": "Semua latihan mendapat nilai penuh.",
            "seed": "Dinilai dengan grader {g}, seed {s}. Jalankan `python -m grader` di "
                    "salinanmu untuk melihat pemeriksaan yang terlihat lagi.",
@@ -30,6 +31,7 @@ LABELS = {
            "points": "points", "counter": "Failing input", "hint": "Hint",
            "visible": "{p} of {n} visible checks passed.",
            "hidden": "Hidden checks (run by your teacher; their inputs are not shown)",
+           "later": "{n} hidden check(s) run only when the class is graded.",
            "bonus": "bonus", "full": "Every exercise has full marks.",
            "seed": "Graded with grader {g}, seed {s}. Run `python -m grader` in your copy to "
                    "see the visible checks again.",
@@ -58,7 +60,7 @@ def _code(lines: list[str]) -> list[str]:
 def _check(e: ExerciseResult, c: CheckResult, lang: str) -> list[str]:
     words, status = LABELS[lang], STATUS[lang][c.status]
     tag = f" ({words['bonus']})" if c.bonus else ""
-    out = [f"#### {ICON[c.status]} {_plain(c.title.get(lang))}{tag}: "
+    out = [f"### {ICON[c.status]} {_plain(c.title.get(lang))}{tag}: "
            f"{_n(c.points)}/{_n(c.max_points)} {words['points']} ({status})", ""]
     if e.message is not None:  # the exercise's reason, given once above, covers its checks
         return out
@@ -88,6 +90,8 @@ def _exercise(e: ExerciseResult, lang: str) -> list[str]:
         if c.status != "passed":
             out += _check(e, c, lang)
     hidden = [c for c in e.checks if c.hidden]
+    if e.hidden_checks and not hidden:  # graded by the student: the teacher runs them later
+        out += [words["later"].format(n=e.hidden_checks), ""]
     if hidden:
         out += [f"### {words['hidden']}", ""]
         out += [f"- {ICON[c.status]} {_plain(c.title.get(lang))}: {STATUS[lang][c.status]}"
@@ -123,3 +127,8 @@ def write(out: Path, results: list[SubmissionResult], lang: str) -> None:
     folder.mkdir(parents=True)
     for r in results:
         (folder / f"{r.submission}.md").write_text(text(r, lang), encoding="utf-8")
+
+
+def write_one(path: Path, r: SubmissionResult, lang: str) -> None:
+    """One submission's feedback to a file of its own (a CI job summary, say)."""
+    Path(path).write_text(text(r, lang), encoding="utf-8")
