@@ -18,7 +18,6 @@ from . import batchfile, classroom, classstats, submission as submission_mod
 from .batchfile import Manifest
 from .config import Config
 from .errors import GraderError
-from .messages import both
 from .pool import Lost, Setup, Task, grade_all
 from .report import csvout, feedback, gradescope, junit, markdown
 from .results import CheckResult, ExerciseResult, SubmissionResult
@@ -108,6 +107,8 @@ def conceal(result: SubmissionResult) -> SubmissionResult:
 def _conceal_check(c: CheckResult) -> CheckResult:
     if not c.hidden or c.status == "passed":
         return c
+    from .messages import both  # imports torch, which a merge job need not install
+
     message = both("Pemeriksaan tersembunyi ({k}) tidak lulus ({s}): {t}. Inputnya tidak "
                    "ditampilkan; pelajari lagi ide pemeriksaan ini.",
                    "Hidden check ({k}) did not pass ({s}): {t}. Its inputs are not shown; "
@@ -124,6 +125,7 @@ def unfinished(task: Task, lost: Lost, exercises: list[Exercise], config: Config
                    "This submission could not be graded: {d}. This is the grader's fault, "
                    "not yours; your teacher will regrade it.", d=lost.detail)
     from .grading import environment  # imports torch, which a merge job need not install
+    from .messages import both
 
     rows = [ExerciseResult(id=e.id, title=e.title, status="error", message=message,
                            checks=[CheckResult(id=c.id, title=c.title, kind=c.kind,
