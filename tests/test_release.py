@@ -144,8 +144,11 @@ def test_the_release_refuses_a_planted_answer(released, teacher, teacher_spec, t
 
 
 def test_starters_score_zero_in_the_release(released, tmp_path):
-    proc = grader("check", "--json", tmp_path / "r.json", cwd=released)
+    proc = grader("check", "--json", tmp_path / "r.json", "--feedback", tmp_path / "f.md",
+                  cwd=released)
     assert proc.returncode == 1, output(proc)
+    summary = (tmp_path / "f.md").read_text()  # what the students' workflow shows on GitHub
+    assert "**Score: 0/" in summary and "1 hidden check(s) run only when" in summary
     assert "Traceback (most recent call last)" not in output(proc)
     result = json.loads((tmp_path / "r.json").read_text())
     assert result["score"] == 0 and result["exercises"][0]["status"] != "missing"
