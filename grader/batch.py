@@ -120,13 +120,13 @@ def unfinished(task: Task, lost: Lost, exercises: list[Exercise], config: Config
         -> SubmissionResult:
     """The result of a submission the grader could not finish: every check an error, 0 points,
     with a message that says it is the grader's fault."""
+    from .grading import environment  # imports torch, which a merge job need not install
+    from .messages import both
+
     message = both("Kiriman ini belum selesai dinilai: {d}. Ini kesalahan grader, bukan "
                    "salahmu; pengajar akan menilainya ulang.",
                    "This submission could not be graded: {d}. This is the grader's fault, "
                    "not yours; your teacher will regrade it.", d=lost.detail)
-    from .grading import environment  # imports torch, which a merge job need not install
-    from .messages import both
-
     rows = [ExerciseResult(id=e.id, title=e.title, status="error", message=message,
                            checks=[CheckResult(id=c.id, title=c.title, kind=c.kind,
                                                status="error", points=0.0,
