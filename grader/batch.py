@@ -14,14 +14,12 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import batchfile, classstats, safetext, submission as submission_mod
+from . import batchfile, classroom, classstats, safetext, submission as submission_mod
 from .batchfile import Manifest
 from .config import Config
 from .errors import GraderError
-from .grading import environment
-from .messages import both
 from .pool import Lost, Setup, Task, grade_all
-from .report import csvout, gradescope, junit, markdown
+from .report import csvout, feedback, gradescope, junit, markdown
 from .results import CheckResult, ExerciseResult, SubmissionResult
 from .spec import Exercise
 
@@ -46,10 +44,12 @@ def discover(directory: Path) -> list[Task]:
 
     The id is the folder's name made printable on one line (a name that is not UTF-8, or holds
     a newline or a terminal escape, is shown with \\xNN escapes); two names that read the same
-    are told apart by a suffix. A link is listed (it scores nothing: locate() never follows it)."""
+    are told apart by a suffix. A link is listed (it scores nothing: locate() never follows it).
+    A folder where `gh classroom clone student-repos` ran counts as the class it cloned."""
     directory = Path(directory)
     if not directory.is_dir():
         raise GraderError(f"submissions directory not found: {directory}")
+    directory = classroom.class_folder(directory)
     entries = sorted(directory.iterdir(), key=lambda p: p.name)
     tasks, ids = [], set()
     for p in entries:
@@ -97,15 +97,30 @@ def fingerprints(task: Task, exercises: list[Exercise]) -> dict[str, str | None]
     """A short hash of each exercise file graded, so a regrade can tell a changed file apart."""
     out = {}
     for e in exercises:
-        found = submission_mod.locate(task.path, e.file)
-        digest = hashlib.sha256()
-        for path in found:
-            try:
-                digest.update(submission_mod.read_capped(path))
-            except OSError:
-                digest.update(b"<unreadable>")
-        out[e.id] = digest.hexdigest()[:16] if found else None
+        found = submission_mod.find(task.path, e.file)
+        out[e.id] = _digest(found) if found else None
     return out
+
+
+def starters(exercises: list[Exercise]) -> dict[str, str]:
+    """The hash of each exercise's starter as handed out (exercises/<id>/<id>.py), hashed as
+    fingerprints() hashes a submission's file, so a summary can tell an untouched one apart."""
+    out = {}
+    for e in exercises:
+        path = e.path.parent / e.file
+        if path.is_file():
+            out[e.id] = _digest([path])
+    return out
+
+
+def _digest(paths: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for path in paths:
+        try:
+            digest.update(submission_mod.read_capped(path))
+        except OSError:
+            digest.update(b"<unreadable>")
+    return digest.hexdigest()[:16]
 
 
 def conceal(result: SubmissionResult) -> SubmissionResult:
@@ -117,6 +132,8 @@ def conceal(result: SubmissionResult) -> SubmissionResult:
 def _conceal_check(c: CheckResult) -> CheckResult:
     if not c.hidden or c.status == "passed":
         return c
+    from .messages import both  # imports torch, which a merge job need not install
+
     message = both("Pemeriksaan tersembunyi ({k}) tidak lulus ({s}): {t}. Inputnya tidak "
                    "ditampilkan; pelajari lagi ide pemeriksaan ini.",
                    "Hidden check ({k}) did not pass ({s}): {t}. Its inputs are not shown; "
@@ -128,6 +145,9 @@ def unfinished(task: Task, lost: Lost, exercises: list[Exercise], config: Config
         -> SubmissionResult:
     """The result of a submission the grader could not finish: every check an error, 0 points,
     with a message that says it is the grader's fault."""
+    from .grading import environment  # imports torch, which a merge job need not install
+    from .messages import both
+
     message = both("Kiriman ini belum selesai dinilai: {d}. Ini kesalahan grader, bukan "
                    "salahmu; pengajar akan menilainya ulang.",
                    "This submission could not be graded: {d}. This is the grader's fault, "
@@ -179,7 +199,8 @@ def run(*, submissions_dir: Path, exercises: list[Exercise], config: Config, lan
         if on_result:
             on_result(task, results[task.id], lost.get(task.id))
     manifest = Manifest(language=lang, exercises=[e.id for e in exercises],
-                        files={t.id: fingerprints(t, exercises) for t in tasks}, shard=shard)
+                        files={t.id: fingerprints(t, exercises) for t in tasks}, shard=shard,
+                        starters=starters(exercises))
     batch = Batch(results=[results[k] for k in sorted(results)], manifest=manifest, lost=lost,
                   seconds=time.monotonic() - started)
     if out is not None:
@@ -196,11 +217,13 @@ def _apart(submissions: Path, out: Path) -> None:
 
 
 def write_outputs(out: Path, results: list[SubmissionResult], manifest: Manifest) -> None:
-    """results.json, batch.json, grades.csv, junit.xml, summary.md and gradescope/<id>/."""
+    """results.json, batch.json, grades.csv, junit.xml, summary.md, gradescope/<id>/ and
+    feedback/<id>.md."""
     out.mkdir(parents=True, exist_ok=True)
     lang = manifest.language
     batchfile.write(out, results, manifest)
     csvout.write(out / CSV, results, manifest.exercises)
     junit.write(out / JUNIT, results, lang)
-    markdown.write(out / SUMMARY, classstats.compute(results), lang)
+    markdown.write(out / SUMMARY, classstats.compute(results, attempt=manifest.attempt), lang)
     gradescope.write(out, results, lang)
+    feedback.write(out, results, lang)

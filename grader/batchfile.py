@@ -7,6 +7,7 @@ the result model; texts come back in the one language they were written in.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,8 @@ FORMAT = "grader-batch/1"
 MANIFEST_FORMAT = "grader-batch-manifest/1"
 RESULTS = "results.json"
 MANIFEST = "batch.json"
+EMPTY = hashlib.sha256(b"").hexdigest()[:16]
+"""The hash of an empty file, as batch.fingerprints writes hashes."""
 # Wall-clock fields differ between runs; they stay out of batch outputs.
 _CLOCK = ("seconds",)
 
@@ -36,11 +39,24 @@ class Manifest:
     """Per submission id: exercise id to a hash of the graded file (None: missing)."""
     shard: tuple[int, int] | None = None
     """(K, N) for shard K of N; None for a whole class."""
+    starters: dict[str, str] = field(default_factory=dict)
+    """Per exercise id: the hash of its untouched starter (a submission whose file has this
+    hash, or is empty, did not attempt the exercise)."""
+
+    def attempt(self, submission: str, exercise: str) -> str:
+        """attempted, missing (no file) or untouched (the starter as handed out, or empty)."""
+        digest = self.files.get(submission, {}).get(exercise, "")
+        if digest is None:
+            return "missing"
+        if digest in (EMPTY, self.starters.get(exercise)):
+            return "untouched"
+        return "attempted"
 
     def as_dict(self) -> dict:
         return {"format": MANIFEST_FORMAT, "language": self.language,
                 "shard": f"{self.shard[0]}/{self.shard[1]}" if self.shard else None,
                 "exercises": self.exercises,
+                "starters": {k: self.starters[k] for k in sorted(self.starters)},
                 "submissions": {k: self.files[k] for k in sorted(self.files)}}
 
 
@@ -85,7 +101,8 @@ def read(folder: Path) -> tuple[list[SubmissionResult], Manifest]:
     try:
         shard = tuple(int(x) for x in raw["shard"].split("/")) if raw["shard"] else None
         manifest = Manifest(language=str(raw["language"]), exercises=list(raw["exercises"]),
-                            files=dict(raw["submissions"]), shard=shard)
+                            files=dict(raw["submissions"]), shard=shard,
+                            starters=dict(raw.get("starters") or {}))
         results = [_result(d) for d in data["submissions"]]
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise GraderError(f"{folder}: malformed batch output ({type(exc).__name__}: {exc})") \

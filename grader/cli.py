@@ -20,9 +20,7 @@ from rich.table import Table
 
 from . import __version__, config as config_mod, spec as spec_mod
 from .errors import GraderError, bug_report
-from .grading import grade
 from .report import jsonout, terminal
-from .sandbox.client import Sandbox
 
 ROOT = Path(__file__).resolve().parents[1]
 USAGE, BUG = 2, 3
@@ -42,6 +40,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--submission", type=Path, help="submission directory "
                                                        "(default: exercises/, your working copy)")
     check.add_argument("--json", type=Path, metavar="FILE", help="also write grader-result/1 JSON")
+    check.add_argument("--feedback", type=Path, metavar="FILE",
+                       help="also write the feedback as Markdown (e.g. \"$GITHUB_STEP_SUMMARY\")")
     for q in (check, p):
         q.add_argument("--lang", choices=config_mod.LANGUAGES, help="language of the report")
     lst = sub.add_parser("list", help="list the exercises")
@@ -73,6 +73,15 @@ def _parser() -> argparse.ArgumentParser:
     mer.add_argument("--out", type=Path, required=True, help="folder for the merged outputs")
     mer.add_argument("--gradebook", type=Path, metavar="FILE",
                      help="SQLite gradebook to record the run in (default: config gradebook)")
+    rel = sub.add_parser("release", help="write the students' repository (teachers)")
+    rel.add_argument("out", type=Path, metavar="OUT", help="a new or empty folder outside "
+                                                           "the project")
+    rel.add_argument("--exercises", nargs="+", metavar="ID", help="exercise ids (default: all)")
+    rel.add_argument("--force", action="store_true",
+                     help="replace what OUT holds (its .git is kept)")
+    gsc = sub.add_parser("gradescope", help="write the Gradescope autograder zip (teachers)")
+    gsc.add_argument("zip", type=Path, metavar="ZIP", help="e.g. autograder.zip")
+    gsc.add_argument("--exercises", nargs="+", metavar="ID", help="exercise ids (default: all)")
     return p
 
 
@@ -99,6 +108,8 @@ def main(argv=None) -> int:
     sandbox = None
     try:
         if args.command in (None, "check", "validate", "watch"):
+            from .sandbox.client import Sandbox
+
             sandbox = Sandbox().start()  # imports torch while the specs load
         code = _run(args, console, sandbox)
         sys.stdout.flush()  # a closed pipe shows here, not in Python's flush at exit
@@ -128,6 +139,8 @@ def main(argv=None) -> int:
 
 def _run(args, console, sandbox) -> int:
     config = config_mod.load_or_default(args.config)
+    if args.command == "merge":  # reads results only: a merge job need not install torch
+        return _merge(args, config, console)
     lang = getattr(args, "lang", None) or config.language
     exercises = spec_mod.discover(args.exercises_dir, root=ROOT)
     if args.command in (None, "check"):
@@ -142,8 +155,10 @@ def _run(args, console, sandbox) -> int:
         return _validate(args, config, lang, exercises, sandbox, console)
     if args.command == "batch":
         return _batch(args, config, lang, exercises, console)
-    if args.command == "merge":
-        return _merge(args, config, console)
+    if args.command == "release":
+        return _release(args, exercises, console)
+    if args.command == "gradescope":
+        return _gradescope(args, exercises, console)
     return USAGE
 
 
@@ -190,6 +205,8 @@ def _json_target(path: Path | None) -> Path | None:
 
 
 def _check(args, config, lang, exercises, sandbox, console) -> int:
+    from .grading import grade
+
     chosen = _select(exercises, getattr(args, "ids", None))
     submission = _directory(getattr(args, "submission", None) or args.exercises_dir,
                             "submission directory")
@@ -199,10 +216,15 @@ def _check(args, config, lang, exercises, sandbox, console) -> int:
     terminal.render_total(result, lang, console)
     if json_path is not None:
         jsonout.write(json_path, result, lang)
+    if getattr(args, "feedback", None):
+        from .report import feedback
+
+        feedback.write_one(args.feedback, result, lang)
     return 0 if result.full_marks else 1
 
 
 def _watch(args, config, lang, exercises, sandbox, console) -> int:
+    from .grading import grade
     from .watch import watch
 
     chosen = _select(exercises, args.ids)
@@ -323,6 +345,31 @@ def _merge(args, config, console) -> int:
     console.print(f"merged {len(args.folders)} folder(s), {len(results)} submission(s), "
                   f"into {escape(str(args.out))}", soft_wrap=True)
     _record(args.gradebook or config.gradebook, results, manifest, "merge", console)
+    return 0
+
+
+def _release(args, exercises, console) -> int:
+    from .release import release
+
+    chosen = _select(exercises, args.exercises)
+    done = release(root=ROOT, out=args.out, exercises=chosen, force=args.force,
+                   on_step=lambda text: console.print(f"[dim]checking: {escape(text)}[/]"))
+    hidden = sum(done.hidden.values())
+    console.print(f"[green]released[/] {len(done.exercises)} exercise(s) to "
+                  f"{escape(str(done.out))}: {done.files} files, {hidden} hidden check(s) kept "
+                  "back; no solutions/, tests/ or benchmarks/. Next: push it as the students' "
+                  "template repository (README, \"Teaching a class\").", soft_wrap=True)
+    return 0
+
+
+def _gradescope(args, exercises, console) -> int:
+    from .autograder import build
+
+    chosen = _select(exercises, args.exercises)
+    names = build(root=ROOT, exercises=chosen, path=args.zip)
+    console.print(f"wrote {escape(str(args.zip))}: {len(names)} files, {len(chosen)} "
+                  "exercise(s) with their hidden checks; upload it as the assignment's "
+                  "autograder on Gradescope", soft_wrap=True)
     return 0
 
 

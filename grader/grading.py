@@ -78,8 +78,8 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
                    sandbox: Sandbox, include_hidden: bool = False) -> ExerciseResult:
     started = time.monotonic()
     checks = _visible(exercise, include_hidden)
-    hidden = len(exercise.checks) - len(checks)
-    found = submission.locate(submission_dir, exercise.file)
+    hidden = len(exercise.checks) - len(checks) + exercise.hidden_checks
+    found = submission.find(submission_dir, exercise.file)
     if not found:
         return _whole(exercise, checks, "missing", missing_file(
             exercise.file, safetext.name(str(submission_dir), 1000),

@@ -47,7 +47,11 @@ def combine(folders: list[Path]) -> tuple[list[SubmissionResult], Manifest]:
             results[r.submission] = r
         files.update(manifest.files)
     _check_shards(parts)
-    manifest = Manifest(language=first.language, exercises=first.exercises, files=files)
+    starters = {}
+    for _, _, m in parts:  # shards of one run agree (same specs); older outputs have none
+        starters.update(m.starters)
+    manifest = Manifest(language=first.language, exercises=first.exercises, files=files,
+                        starters=starters)
     return [results[k] for k in sorted(results)], manifest
 
 

@@ -125,6 +125,9 @@ class Exercise:
     path: Path
     spec_hash: str
     tolerances: dict
+    hidden_checks: int = 0
+    """Hidden checks the teacher runs that this spec no longer holds (a student's release copy:
+    grader/release.py removes them and writes their number as `hidden_checks:`)."""
 
     @property
     def module(self) -> str:
@@ -297,7 +300,7 @@ def load_check(node: Node, refs: dict, dims: dict, default_dtype: str) -> Check:
 
 
 TOP_KEYS = {"format", "id", "file", "title", "instructions", "topics", "hints", "references",
-            "dims", "dtype", "checks", "tolerances"}
+            "dims", "dtype", "checks", "tolerances", "hidden_checks"}
 
 
 def load(path: Path, root: Path | None = None) -> Exercise:
@@ -354,11 +357,19 @@ def load(path: Path, root: Path | None = None) -> Exercise:
         topics=tuple(str(t) for t in topics), hints=tuple(hints), references=refs, dims=dims,
         checks=tuple(checks), path=path,
         spec_hash=hashlib.sha256(path.read_bytes()).hexdigest()[:16], tolerances=tolerances,
+        hidden_checks=_count(node, "hidden_checks"),
     )
     from .reftrial import try_references
 
     try_references(exercise, display)  # a typo is the author's error now, not every student's
     return exercise
+
+
+def _count(node: Node, key: str) -> int:
+    value = node.get_typed(key, int, 0)
+    if value < 0:
+        raise node.error(key, f"expected a count of 0 or more, got {value!r}")
+    return value
 
 
 def discover(exercises_dir: Path, root: Path | None = None) -> list[Exercise]:

@@ -30,6 +30,8 @@ MAX_DEPTH = 32
 MAX_ENTRIES = 20_000
 """Entries looked at per submission before the search stops."""
 SKIP_DIRS = {"__pycache__", ".git", ".venv", "venv", "node_modules"}
+RELEASE_EXERCISES = "exercises"
+"""Where a release copy keeps the students' files (grader/release.py writes that layout)."""
 
 PARSE_MEMORY = 1 * 2**30
 PARSE_SECONDS = 20
@@ -84,6 +86,18 @@ def locate(directory: Path, filename: str) -> list[Path]:
         except OSError:
             continue
     return found
+
+
+def find(directory: Path, filename: str) -> list[Path]:
+    """The file(s) graded for an exercise. A release copy (a student's repository, with an
+    `exercises/` folder) is searched there first, as the student's own `python -m grader`
+    does: its grader package and anything else in the repository are never graded."""
+    inner = Path(directory) / RELEASE_EXERCISES
+    if inner.is_dir() and not inner.is_symlink():
+        found = locate(inner, filename)
+        if found:
+            return found
+    return locate(directory, filename)
 
 
 def read_capped(path: Path, limit: int = MAX_SOURCE_BYTES) -> bytes:

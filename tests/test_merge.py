@@ -73,3 +73,21 @@ def test_a_folder_without_batch_output_is_named(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(GraderError, match=r"empty/results.json: not found"):
         combine([tmp_path / "empty"])
+
+
+def test_merge_runs_without_torch(tmp_path):
+    """The merge job of the CI example installs no torch."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    folders = shards(tmp_path, klass(), 2)
+    code = ("import sys; sys.modules['torch'] = None; from grader.cli import main; "
+            "sys.exit(main(sys.argv[1:]))")
+    proc = subprocess.run([sys.executable, "-c", code, "merge", *map(str, folders), "--out",
+                           str(tmp_path / "class")], cwd=ROOT, capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"), timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (tmp_path / "class" / "feedback" / "ana.md").is_file()

@@ -40,3 +40,19 @@ def test_texts_follow_the_language(tmp_path):
     root = _parse(tmp_path, klass(), lang="id")
     failure = root.find("testsuite[@name='budi']/testcase[@name='ex.a']/failure")
     assert failure.get("message").endswith("(id)")
+
+
+def test_a_missing_or_not_awarded_check_is_a_failure_never_a_skip(tmp_path):
+    from dataclasses import replace
+
+    from classdata import submission
+
+    r = submission("eko", {})
+    ex = r.exercises[0]
+    r.exercises[0] = replace(ex, status="missing", message=None,
+                             checks=[replace(c, status="skipped", points=0.0)
+                                     for c in ex.checks])
+    root = _parse(tmp_path, [r])
+    assert root.find(".//skipped") is None
+    suite = root.find("testsuite[@name='eko']")
+    assert (suite.get("tests"), suite.get("failures"), suite.get("skipped")) == ("3", "3", "0")

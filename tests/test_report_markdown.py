@@ -33,3 +33,33 @@ def test_markdown_lists_the_missed_check_first_and_escapes_tables():
 def test_markdown_in_indonesian_and_for_an_empty_class():
     assert "kiriman" in markdown.text(classstats.compute(klass()), "id")
     assert "No submissions." in markdown.text(classstats.compute([]), "en")
+
+
+def test_pass_rates_count_attempts_and_the_others_apart():
+    from grader.batchfile import EMPTY, Manifest
+
+    results = klass()
+    manifest = Manifest(language="en", exercises=["ex"], starters={"ex": "starter"},
+                        files={"ana": {"ex": "1"}, "budi": {"ex": "starter"},
+                               "citra": {"ex": EMPTY}, "dewi": {"ex": "2"}})
+    stats = classstats.compute(results, attempt=manifest.attempt)
+    ex = stats.exercises[0]
+    assert ex.attempted == 2 and ex.not_attempted == {"untouched": 2}
+    assert ex.statuses == {"passed": 1, "failed": 1} and ex.mean == 2.5
+    assert [(c.check, c.passed, c.total) for c in stats.checks] == [
+        ("a", 1, 2), ("b", 1, 2), ("h", 2, 2)]
+    assert stats.submissions == 4  # the distribution still covers everyone
+    text = markdown.text(stats, "id")
+    assert "| 2/4 | 2.5/4 | gagal 1, lulus 1 | starter tak diubah atau kosong 2 |" in text
+    for english in ("passed", "failed", "untouched", "Attempted"):
+        assert english not in text
+
+
+def test_a_check_nobody_attempted_has_no_rate_and_comes_last():
+    from grader.batchfile import Manifest
+
+    manifest = Manifest(language="en", exercises=["ex"], files={
+        r.submission: {"ex": None} for r in klass()})
+    stats = classstats.compute(klass(), attempt=manifest.attempt)
+    assert stats.exercises[0].not_attempted == {"missing": 4}
+    assert "| 0/0 | – |" in markdown.text(stats, "en")

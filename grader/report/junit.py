@@ -11,7 +11,10 @@ from ..results import CheckResult, ExerciseResult, SubmissionResult
 
 # Characters XML 1.0 cannot hold at all (a student's exception message may contain them).
 _INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-_TAG = {"failed": "failure", "error": "error", "timeout": "error", "skipped": "skipped"}
+# A testcase passes only when its check earned its points: a missing file, an empty one or a
+# constraint not yet awarded (check status "skipped") is a failure, never a JUnit skip, which
+# dashboards would not count against the student.
+_TAG = {"failed": "failure", "error": "error", "timeout": "error", "skipped": "failure"}
 
 
 def _clean(s: str) -> str:

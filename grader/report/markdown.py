@@ -1,7 +1,8 @@
 """A class summary in Markdown, fit for a CI job summary ($GITHUB_STEP_SUMMARY).
 
 Formats grader.classstats: the score distribution, each exercise, and the pass rate of every
-check across the class, lowest first.
+check among the submissions that attempted its exercise, lowest first; wholly in the course's
+language.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from pathlib import Path
 
 from ..classstats import ClassStats
 from ..safetext import atomic_write
+from .statuswords import STATUS
 
 LABELS = {
     "id": {"title": "Penilaian kelas", "subs": "kiriman", "mean": "rata-rata",
@@ -18,14 +20,26 @@ LABELS = {
            "exercises": "Latihan", "exercise": "Latihan", "checks": "Pemeriksaan, tingkat lulus "
            "terendah dulu", "check": "Pemeriksaan", "kind": "Jenis", "passed": "Lulus",
            "rate": "Tingkat", "hidden": "tersembunyi", "bonus": "bonus",
-           "statuses": "Status", "none": "Tidak ada kiriman."},
+           "statuses": "Status", "none": "Tidak ada kiriman.",
+           "attempted": "Mencoba", "mean_att": "Rata-rata yang mencoba",
+           "not_attempted": "Tidak mencoba", "untouched": "starter tak diubah atau kosong",
+           "missing": "tanpa file",
+           "note": "Tingkat lulus dihitung atas kiriman yang mencoba latihannya; kiriman tanpa "
+                   "file latihan itu, atau dengan starter yang tidak diubah atau file kosong, "
+                   "dihitung terpisah."},
     "en": {"title": "Class grading", "subs": "submissions", "mean": "mean",
            "median": "median", "range": "range", "full": "full marks",
            "dist": "Score distribution", "score": "Score (%)", "count": "Submissions",
            "exercises": "Exercises", "exercise": "Exercise", "checks": "Checks, lowest pass rate "
            "first", "check": "Check", "kind": "Kind", "passed": "Passed", "rate": "Rate",
            "hidden": "hidden", "bonus": "bonus", "statuses": "Statuses",
-           "none": "No submissions."},
+           "none": "No submissions.",
+           "attempted": "Attempted", "mean_att": "Mean of those who attempted",
+           "not_attempted": "Not attempted", "untouched": "untouched starter or empty",
+           "missing": "no file",
+           "note": "Pass rates count the submissions that attempted the exercise; those without "
+                   "its file, or with the starter as handed out or an empty file, are counted "
+                   "apart."},
 }
 BAR = 20
 
@@ -39,7 +53,7 @@ def _bar(part: float, whole: float) -> str:
 
 
 def text(stats: ClassStats, lang: str) -> str:
-    w = LABELS[lang]
+    w, status = LABELS[lang], STATUS[lang]
     lines = [f"## {w['title']}", ""]
     if not stats.submissions:
         return "\n".join(lines + [w["none"], ""])
@@ -51,20 +65,23 @@ def text(stats: ClassStats, lang: str) -> str:
     for low, high, n in stats.distribution:
         label = "100" if low == high else f"{low:g}–{high:g}"
         lines.append(f"| {label} | {n} | {_bar(n, most)} |")
-    lines += ["", f"### {w['exercises']}", "",
-              f"| {w['exercise']} | {w['mean'].capitalize()} | {w['statuses']} |",
-              "|---|--:|---|"]
+    lines += ["", f"### {w['exercises']}", "", w["note"], "",
+              f"| {w['exercise']} | {w['attempted']} | {w['mean_att']} | {w['statuses']} "
+              f"| {w['not_attempted']} |", "|---|--:|--:|---|---|"]
     for e in stats.exercises:
-        counts = ", ".join(f"{k} {n}" for k, n in sorted(e.statuses.items()))
-        lines.append(f"| {_cell(e.title.get(lang))} (`{e.id}`) | {e.mean:.3g}/{e.max_score:g} "
-                     f"| {counts} |")
+        counts = ", ".join(f"{status[k]} {n}" for k, n in sorted(e.statuses.items()))
+        others = ", ".join(f"{w[k]} {n}" for k, n in sorted(e.not_attempted.items()))
+        mean = f"{e.mean:.3g}/{e.max_score:g}" if e.attempted else "–"
+        lines.append(f"| {_cell(e.title.get(lang))} (`{e.id}`) | {e.attempted}/{stats.submissions}"
+                     f" | {mean} | {counts or '–'} | {others or '–'} |")
     lines += ["", f"### {w['checks']}", "",
               f"| {w['check']} | {w['kind']} | {w['passed']} | {w['rate']} | |",
               "|---|---|--:|--:|---|"]
     for c in stats.checks:
         tags = "".join(f" _({w[t]})_" for t in ("hidden", "bonus") if getattr(c, t))
-        lines.append(f"| `{c.exercise}.{c.check}` {_cell(c.title.get(lang))}{tags} | {c.kind} "
-                     f"| {c.passed}/{c.total} | {100 * c.rate:.0f}% | {_bar(c.passed, c.total)} |")
+        rate = f"{100 * c.rate:.0f}%" if c.total else "–"
+        lines.append(f"| `{c.exercise}.{c.check}` {_cell(c.title.get(lang))}{tags} | `{c.kind}` "
+                     f"| {c.passed}/{c.total} | {rate} | {_bar(c.passed, c.total)} |")
     return "\n".join(lines) + "\n"
 
 
