@@ -136,26 +136,27 @@ class _Active:
         return False
 
 
+GUARDED_MODULES = ("grader.wire", "grader.sandbox")
+"""The grader's code that runs in a worker (see _probe_code)."""
+
+
 def _probe_code() -> dict[str, int]:
     """Identities of the grader's own code loaded in the worker (the probes that observe the
-    student's objects, the wire format, these traps): functions with their code and defaults,
-    classes with their attributes. A file that patches them to forge its observations is
-    reported as tampering, like one that patches torch."""
+    student's objects, the wire format, these traps): functions with their code, and the
+    methods of its classes. A file that patches them to forge its observations is reported as
+    tampering, like one that patches torch."""
     out = {}
     for name, module in list(sys.modules.items()):
-        if not (name == "grader" or name.startswith("grader.")) or module is None:
+        if module is None or not name.startswith(GUARDED_MODULES):
             continue
         for attr, value in list(vars(module).items()):
-            key = f"{name}.{attr}"
             if isinstance(value, types.FunctionType):
-                out[key] = hash((id(value), id(value.__code__), id(value.__defaults__),
-                                 id(value.__kwdefaults__)))
+                out[f"{name}.{attr}"] = id(value) ^ id(value.__code__)
             elif isinstance(value, type) and value.__module__ == name:
-                out[key] = hash((id(value), tuple(sorted(
-                    (k, id(v), id(getattr(v, "__code__", None)))
-                    for k, v in vars(value).items()))))
-            elif callable(value) or isinstance(value, types.ModuleType):
-                out[key] = id(value)
+                for k, v in list(vars(value).items()):
+                    if isinstance(v, types.FunctionType):
+                        out[f"{name}.{attr}.{k}"] = id(v) ^ id(v.__code__)
+                out[f"{name}.{attr}"] = id(value)
     return out
 
 
