@@ -164,6 +164,10 @@ def _diff(got, want, where: str, ctx: Judging) -> Text | None:
             return _differs(fn, where, got, want)
         for facet, w in want.items():
             g = got.get(facet)
+            if facet == "node_returns":
+                if g != w:
+                    return _returns_text(fn, where, g, w)
+                continue
             if facet == "grad" and ctx.check.options.get("grad_none_is_zero"):
                 g, w = _zero_if_none(g, got, want), _zero_if_none(w, want, want)
             text = _diff_leaf(g, w, f"{where}.{facet}", ctx)
@@ -224,6 +228,22 @@ def _diff_leaf(got, want, where: str, ctx: Judging) -> Text | None:
     if type(got) is not type(want) or got != want:
         return _differs(fn, where, got, want)
     return None
+
+
+def _returns_text(fn, where, got, want) -> Text:
+    """A custom Function's backward gave gradients where None was expected, or the reverse."""
+    def show(flags):
+        if not isinstance(flags, list):
+            return both("(bukan autograd.Function)", "(not an autograd.Function)")
+        items = ", ".join("None" if none else "tensor" for none in flags)
+        return Text(id=f"({items})", en=f"({items})")
+
+    return both("{fn}: backward dari grad_fn {w} mengembalikan {g}, seharusnya {x}: kembalikan "
+                "None untuk input yang tidak butuh gradien (ctx.needs_input_grad) dan untuk "
+                "input yang bukan tensor.",
+                "{fn}: the backward of {w}'s grad_fn returned {g}; expected {x}: return None "
+                "for inputs that need no gradient (ctx.needs_input_grad) and for inputs that "
+                "are not tensors.", fn=fn, w=where, g=show(got), x=show(want))
 
 
 def _differs(fn, where, got, want) -> Text:
