@@ -25,12 +25,13 @@ from torch import nn
 
 from ... import wire
 from ..trap import tampered
-from . import (Context, Phase, StudentError, _backward_cfunction, describe, lookup, plain,
-               student_code)
+from . import (Context, Phase, StudentError, _backward_cfunction, _disable_subclass, describe,
+               lookup, plain, student_code)
 
 # Captured at the template's import, before any student code can replace them.
 _backward = torch.autograd.backward
 _Module = nn.Module
+_named_parameters = nn.Module.named_parameters
 
 FACETS = ("value", "grad", "requires_grad", "is_leaf", "grad_fn", "node_returns")
 NAMESPACE = {"torch": torch, "nn": nn, "F": F, "math": math}
@@ -49,26 +50,32 @@ def define(source: str, name: str, where: str):
 def _facets(obj, facets, depth=0) -> object:
     """The observed facets of one object, as plain values and tensors."""
     if isinstance(obj, torch.Tensor):
-        out = {}
-        for f in facets:
-            if f == "value":
-                out[f] = plain(obj).clone()
-            elif f == "grad":
-                out[f] = None if obj.grad is None else plain(obj.grad).clone()
-            elif f == "requires_grad":
-                out[f] = bool(obj.requires_grad)
-            elif f == "is_leaf":
-                out[f] = bool(obj.is_leaf)
-            elif f == "grad_fn":
-                out[f] = None if obj.grad_fn is None else type(obj.grad_fn).__name__
-        return out
+        with _disable_subclass():
+            return _tensor_facets(obj, facets)
     if isinstance(obj, _Module):
-        return {name: _facets(p, facets, depth + 1) for name, p in obj.named_parameters()}
+        # The class's method, not the instance's: a student's file may replace the latter.
+        return {name: _facets(p, facets, depth + 1) for name, p in _named_parameters(obj)}
     if depth < 4 and type(obj) in (list, tuple):
         return [_facets(v, facets, depth + 1) for v in obj]
     if depth < 4 and type(obj) is dict:
         return {str(k): _facets(v, facets, depth + 1) for k, v in obj.items()}
     return {"value": obj} if "value" in facets else {}
+
+
+def _tensor_facets(obj: torch.Tensor, facets) -> dict:
+    out = {}
+    for f in facets:
+        if f == "value":
+            out[f] = plain(obj).clone()
+        elif f == "grad":
+            out[f] = None if obj.grad is None else plain(obj.grad).clone()
+        elif f == "requires_grad":
+            out[f] = bool(obj.requires_grad)
+        elif f == "is_leaf":
+            out[f] = bool(obj.is_leaf)
+        elif f == "grad_fn":
+            out[f] = None if obj.grad_fn is None else type(obj.grad_fn).__name__
+    return out
 
 
 def _node_returns(obj, guard) -> object:
