@@ -68,6 +68,10 @@ def _parser() -> argparse.ArgumentParser:
                      help="SQLite gradebook to record the run in (default: config gradebook)")
     bat.add_argument("--seed", type=int, help="hypothesis seed (default: config seed)")
     bat.add_argument("--lang", choices=config_mod.LANGUAGES)
+    new = sub.add_parser("new", help="scaffold a new exercise (teachers; see docs/authoring.md)")
+    new.add_argument("id", help="the new exercise's id, e.g. retain_graph_twice")
+    new.add_argument("--kind", choices=("value", "scenario"), default="value",
+                     help="the template's first check kind (default: value)")
     mer = sub.add_parser("merge", help="combine the output folders of batch shards")
     mer.add_argument("folders", nargs="+", type=Path, metavar="OUT_K")
     mer.add_argument("--out", type=Path, required=True, help="folder for the merged outputs")
@@ -96,6 +100,17 @@ def _select(exercises, ids):
     return [known[i] for i in ids]
 
 
+def _new(args, console) -> int:
+    from . import scaffold
+
+    root = Path(args.exercises_dir).resolve().parent
+    for path in scaffold.create(root=root, exercise_id=args.id, kind=args.kind):
+        console.print(f"created {escape(str(path.relative_to(root)))}")
+    console.print(f"next: edit the TODOs, then `python -m grader validate {args.id}` "
+                  "(docs/authoring.md)")
+    return 0
+
+
 class _Console(Console):
     def on_broken_pipe(self) -> None:  # rich would exit 1, which here means "lost points"
         raise BrokenPipeError
@@ -107,6 +122,8 @@ def main(argv=None) -> int:
     err = Console(stderr=True, highlight=False)
     sandbox = None
     try:
+        if args.command == "new":
+            return _new(args, console)
         if args.command in (None, "check", "validate", "watch"):
             from .sandbox.client import Sandbox
 

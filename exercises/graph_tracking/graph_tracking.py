@@ -1,0 +1,42 @@
+"""Membaca graf komputasi / Reading the computational graph.
+
+ID: Topik requires_grad: graf komputasi terbentuk otomatis, hasil operasi terlacak membawa
+    grad_fn, dan tensor yang ditulis langsung oleh pengguna adalah leaf (is_leaf = True).
+    Jalankan `python -m grader check graph_tracking` untuk menilai jawabanmu.
+EN: The requires_grad topic: the computational graph is built automatically, results of tracked
+    operations carry a grad_fn, and a tensor the user wrote directly is a leaf (is_leaf = True).
+    Run `python -m grader check graph_tracking` to grade your answer.
+
+Contoh pemakaian / usage:
+
+    a, y = make_tracked(torch.tensor([2.0]))
+    a.is_leaf, type(y.grad_fn).__name__      # True, 'AddBackward0'
+    backward_nodes(y)      # ['AccumulateGrad', 'AddBackward0', 'MulBackward0']
+    count_leaves(y)        # 1
+"""
+
+import torch
+
+
+def make_tracked(x):
+    """ID: (a, y): a leaf baru bernilai x yang requires_grad, y = a × 2 + 1. Jangan ubah x.
+    EN: (a, y): a new leaf with x's values that requires grad, y = a × 2 + 1. Leave x alone.
+    """
+    raise NotImplementedError("make_tracked belum diimplementasikan / "
+                              "make_tracked is not implemented yet")
+
+
+def backward_nodes(out):
+    """ID: list terurut nama kelas simpul backward yang dapat dicapai dari out.grad_fn.
+    EN: the sorted list of class names of the backward nodes reachable from out.grad_fn.
+    """
+    raise NotImplementedError("backward_nodes belum diimplementasikan / "
+                              "backward_nodes is not implemented yet")
+
+
+def count_leaves(out):
+    """ID: banyaknya leaf berbeda yang akan menerima .grad dari out.backward().
+    EN: how many distinct leaves out.backward() would give a .grad.
+    """
+    raise NotImplementedError("count_leaves belum diimplementasikan / "
+                              "count_leaves is not implemented yet")

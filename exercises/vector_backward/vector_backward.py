@@ -1,0 +1,32 @@
+"""Backward pada keluaran vektor / Backward on a vector output.
+
+ID: Bagian "Vector Output": keluaran non-skalar butuh gradient vector: y.backward(v) memberi
+    x.grad = vᵀ·J. Jacobian lengkap disusun baris demi baris dengan v = e_i.
+    Jalankan `python -m grader check vector_backward` untuk menilai jawabanmu.
+EN: The "Vector Output" section: a non-scalar output needs a gradient vector: y.backward(v)
+    gives x.grad = vᵀ·J. The full Jacobian is built row by row with v = e_i.
+    Run `python -m grader check vector_backward` to grade your answer.
+
+Contoh pemakaian / usage:
+
+    x = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)
+    vector_grad(x, torch.ones_like(x))     # cos(x)·x² + 2x·sin(x)
+    jacobian(x).shape                      # (3, 3)
+"""
+
+import torch
+
+
+def vector_grad(x, v):
+    """ID: x.grad setelah y.backward(v) untuk y = sin(x)·x², pada leaf baru (x tidak berubah).
+    EN: x.grad after y.backward(v) for y = sin(x)·x², on a new leaf (x unchanged).
+    """
+    raise NotImplementedError("vector_grad belum diimplementasikan / "
+                              "vector_grad is not implemented yet")
+
+
+def jacobian(x):
+    """ID: Jacobian (N × N) dari g(x) = tanh(x)·Σx, baris demi baris dengan vector-Jacobian product.
+    EN: the (N × N) Jacobian of g(x) = tanh(x)·Σx, row by row with vector-Jacobian products.
+    """
+    raise NotImplementedError("jacobian belum diimplementasikan / jacobian is not implemented yet")

@@ -1,0 +1,255 @@
+"""The scenario kind: the student's function and the spec's reference, run the same way, observed
+the same way.
+
+A scenario check draws its args like any check; an optional trusted `setup` turns them into the
+objects of the scenario (leaf tensors with preset .grad, a small model, a graph); the function is
+called on the objects named in `call`; optionally `backward` runs from the result; then the
+`observe`d facets of the result and of the setup's objects are compared with the same run of the
+`reference` function (spec source, run in the grader's process, never the student's file):
+
+    kind: scenario
+    function: sgd_step
+    args: {w: {shape: [N]}, g: {like: w}, lr: {float: [0.01, 1]}}
+    setup: |
+      def setup(w, g, lr):
+          p = w.clone().requires_grad_(True); p.grad = g.clone()
+          return {"params": [p], "lr": lr}
+    call: [params, lr]
+    reference: |
+      def sgd_step(params, lr):
+          opt = torch.optim.SGD(params, lr=lr); opt.step(); opt.zero_grad()
+    observe: {params: [value, grad, requires_grad, is_leaf]}
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .. import wire
+from ..compare import compare
+from ..messages import both, mismatch, raised
+from ..refs import SpecBug
+from ..sandbox.probes import StudentError, describe
+from ..sandbox.probes import scenario as probe
+from ..spec import TensorArg, Text
+from ..wire import Opaque, TensorFacts
+from .base import Judging, Kind, Verdict
+
+FLAGS = ("requires_grad", "is_leaf", "grad_fn", "node_returns")
+
+
+class Scenario(Kind):
+    name = "scenario"
+    OPTIONS = {"reference": str, "setup": str, "call": list, "observe": dict,
+               "backward": bool, "upstream": str, "grad_none_is_zero": bool,
+               "rtol": float, "atol": float}
+
+    def validate(self, check):
+        super().validate(check)
+        opts = check.options
+        if "reference" not in opts:
+            raise check.node.error("kind", "scenario checks need `reference:` (Python source "
+                                           f"defining {check.function})")
+        if "observe" not in opts or not opts["observe"]:
+            raise check.node.error("kind", "scenario checks need `observe:` (name: [facets])")
+        names = [a.name for a in check.args]
+        for key, source, fn in (("reference", opts["reference"], check.function.split(".")[-1]),
+                                ("setup", opts.get("setup"), "setup")):
+            if source is None:
+                continue
+            try:
+                probe.define(source, fn, f"{check.node.file}:{check.node.where(key)}")
+            except SyntaxError as exc:
+                raise check.node.error(key, f"not valid Python: {exc.msg} (line {exc.lineno})") \
+                    from None
+            except Exception as exc:  # the teacher's code failed while being defined
+                raise check.node.error(key, f"{type(exc).__name__}: {exc}") from None
+        for name, facets in opts["observe"].items():
+            if name == "exception":
+                continue
+            if not isinstance(facets, list) or not facets:
+                raise check.node.error("observe", f"{name}: expected a list of facets such as "
+                                                  "[value, grad]")
+            bad = [f for f in facets if f not in probe.FACETS]
+            if bad:
+                raise check.node.error("observe", f"{name}: unknown facet(s) {', '.join(bad)}; "
+                                                  f"known: {', '.join(probe.FACETS)}")
+        if "setup" not in opts:
+            known = set(names) | {"result", "exception"}
+            for name in list(opts["observe"]) + list(opts.get("call", [])):
+                if name not in known:
+                    raise check.node.error("observe", f"{name!r} is neither an arg nor result "
+                                                      "(add a `setup:` that makes it)")
+        up = opts.get("upstream")
+        if up is not None and "setup" not in opts and up not in names:
+            raise check.node.error("upstream", f"{up!r} is not one of this check's args")
+
+    def request(self, check, inputs, enc):
+        opts = check.options
+        return {"op": "scenario", "scenario": {
+            "names": [a.name for a in check.args],
+            "grad_args": [a.name for a in check.args
+                          if isinstance(a, TensorArg) and a.requires_grad],
+            "setup": opts.get("setup"), "call": list(opts.get("call", [])),
+            "observe": {k: list(v) if isinstance(v, list) else [] for k, v in
+                        opts["observe"].items()},
+            "backward": bool(opts.get("backward")), "upstream": opts.get("upstream")}}
+
+    def judge(self, ctx: Judging, reply, values):
+        want = expected(ctx.check, ctx.inputs)
+        got = values["data"]
+        fn = ctx.check.function
+        if not isinstance(got, dict):
+            raise ValueError("scenario data is not a mapping")
+        if "exception" in want:
+            if got.get("exception") != want["exception"]:
+                return Verdict("failed", _exception_text(fn, got.get("exception"),
+                                                         want["exception"]))
+        for name in want:
+            if name == "exception":
+                continue
+            found = _diff(got.get(name), want[name], name, ctx)
+            if found is not None:
+                return Verdict("failed", found)
+        return None
+
+
+def expected(check, inputs: dict) -> dict:
+    """The reference's observations on copies of these inputs, decoded as the worker's are."""
+    opts = check.options
+    where = f"{check.node.file}:{check.node.where('reference')}"
+    ref = probe.define(opts["reference"], check.function.split(".")[-1], where)
+    setup = probe.define(opts["setup"], "setup", where) if opts.get("setup") else None
+    drawn = {k: v.detach().clone() if isinstance(v, torch.Tensor) else v
+             for k, v in inputs.items()}
+    for a in check.args:
+        if isinstance(a, TensorArg) and a.requires_grad:
+            drawn[a.name].requires_grad_(True)
+    plan = KINDS[0].request(check, inputs, None)["scenario"]
+    try:
+        with torch.enable_grad():
+            observed = probe.run(ref, setup, drawn, plan, probe.local_guard)
+    except StudentError as err:
+        raise SpecBug(f"the reference of {check.id} raised {type(err.exc).__name__}: "
+                      f"{err.exc}") from None
+    enc = wire.Encoder()
+    tree = describe(enc, observed)
+    return wire.Decoder({"tensors": enc.tensors}, b"".join(enc.blobs)).value(tree)
+
+
+def _exception_text(fn, got, want) -> Text:
+    if want is None:
+        return both("{fn} melempar {g}, padahal seharusnya berjalan tanpa error.",
+                    "{fn} raised {g}, while it should run without an error.", fn=fn, g=got)
+    if got is None:
+        return both("{fn} seharusnya melempar {w}, tetapi berjalan tanpa error.",
+                    "{fn} should raise {w}, but it ran without an error.", fn=fn, w=want)
+    return both("{fn} melempar {g}, seharusnya {w}.", "{fn} raised {g}; expected {w}.",
+                fn=fn, g=got, w=want)
+
+
+def _show(v) -> str:
+    if isinstance(v, TensorFacts):
+        return f"tensor(shape={list(v.data.shape)})"
+    if isinstance(v, Opaque):
+        return v.type_name
+    return repr(v)
+
+
+def _diff(got, want, where: str, ctx: Judging) -> Text | None:
+    """The first difference between the student's and the reference's observation."""
+    fn = ctx.check.function
+    if isinstance(want, dict) and _is_facets(want):
+        if not isinstance(got, dict):
+            return _differs(fn, where, got, want)
+        for facet, w in want.items():
+            g = got.get(facet)
+            if facet == "node_returns":
+                if g != w:
+                    return _returns_text(fn, where, g, w)
+                continue
+            if facet == "grad" and ctx.check.options.get("grad_none_is_zero"):
+                g, w = _zero_if_none(g, got, want), _zero_if_none(w, want, want)
+            text = _diff_leaf(g, w, f"{where}.{facet}", ctx)
+            if text is not None:
+                return text
+        return None
+    if isinstance(want, dict):
+        if not isinstance(got, dict) or set(got) != set(want):
+            return _differs(fn, where, sorted(got) if isinstance(got, dict) else got,
+                            sorted(want))
+        for key, w in want.items():
+            text = _diff(got[key], w, f"{where}.{key}", ctx)
+            if text is not None:
+                return text
+        return None
+    if isinstance(want, (list, tuple)):
+        if not isinstance(got, (list, tuple)) or len(got) != len(want):
+            return both("{fn}: {w} berisi {g}, seharusnya {n} elemen.",
+                        "{fn}: {w} holds {g}; expected {n} items.", fn=fn, w=where,
+                        g=_count(got), n=len(want))
+        for i, (g, w) in enumerate(zip(got, want)):
+            text = _diff(g, w, f"{where}[{i}]", ctx)
+            if text is not None:
+                return text
+        return None
+    return _diff_leaf(got, want, where, ctx)
+
+
+def _is_facets(d: dict) -> bool:
+    return bool(d) and set(d) <= set(probe.FACETS)
+
+
+def _zero_if_none(grad, owner: dict, want: dict):
+    value = owner.get("value") if isinstance(owner.get("value"), TensorFacts) else want.get("value")
+    if grad is None and isinstance(value, TensorFacts):
+        return TensorFacts(data=torch.zeros_like(value.data))
+    return grad
+
+
+def _count(v) -> str:
+    return f"{len(v)} item(s)" if isinstance(v, (list, tuple)) else _show(v)
+
+
+def _diff_leaf(got, want, where: str, ctx: Judging) -> Text | None:
+    fn = ctx.check.function
+    if isinstance(want, TensorFacts):
+        if not isinstance(got, TensorFacts):
+            return _differs(fn, where, got, "tensor")
+        found = compare(got, want.data, tolerances=ctx.tolerances, where=where)
+        return None if found is None else mismatch(found, fn)
+    if isinstance(want, float) and isinstance(got, (int, float)) and not isinstance(got, bool):
+        found = compare(TensorFacts(data=torch.tensor(float(got), dtype=torch.float64)),
+                        torch.tensor(want, dtype=torch.float64), tolerances=ctx.tolerances,
+                        where=where)
+        return None if found is None else mismatch(found, fn)
+    if isinstance(want, (list, tuple)) or isinstance(want, dict):
+        return _diff(got, want, where, ctx)
+    if type(got) is not type(want) or got != want:
+        return _differs(fn, where, got, want)
+    return None
+
+
+def _returns_text(fn, where, got, want) -> Text:
+    """A custom Function's backward gave gradients where None was expected, or the reverse."""
+    def show(flags):
+        if not isinstance(flags, list):
+            return both("(bukan autograd.Function)", "(not an autograd.Function)")
+        items = ", ".join("None" if none else "tensor" for none in flags)
+        return Text(id=f"({items})", en=f"({items})")
+
+    return both("{fn}: backward dari grad_fn {w} mengembalikan {g}, seharusnya {x}: kembalikan "
+                "None untuk input yang tidak butuh gradien (ctx.needs_input_grad) dan untuk "
+                "input yang bukan tensor.",
+                "{fn}: the backward of {w}'s grad_fn returned {g}; expected {x}: return None "
+                "for inputs that need no gradient (ctx.needs_input_grad) and for inputs that "
+                "are not tensors.", fn=fn, w=where, g=show(got), x=show(want))
+
+
+def _differs(fn, where, got, want) -> Text:
+    return both("{fn}: setelah pemanggilan, {w} = {g}, seharusnya {x}.",
+                "{fn}: after the call, {w} = {g}; expected {x}.", fn=fn, w=where,
+                g=_show(got), x=_show(want))
+
+
+KINDS = [Scenario()]

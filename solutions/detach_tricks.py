@@ -1,0 +1,13 @@
+"""Answer key for detach_tricks."""
+
+import torch
+
+
+def round_ste(x):
+    return x + (torch.round(x) - x).detach()
+
+
+def ema_update(ema, params, decay):
+    with torch.no_grad():
+        for e, p in zip(ema, params):
+            e.mul_(decay).add_(p, alpha=1 - decay)

@@ -1,0 +1,23 @@
+"""Mutant: lists the frozen parameters instead of the trainable ones."""
+
+import torch
+import torch.nn.functional as F
+
+
+def trainable_names(model):
+    return [name for name, p in model.named_parameters() if not p.requires_grad]
+
+
+def freeze_features(model):
+    for p in model.features.parameters():
+        p.requires_grad_(False)
+
+
+def train_head_step(model, x, target, lr):
+    freeze_features(model)
+    opt = torch.optim.SGD(model.head.parameters(), lr=lr)
+    opt.zero_grad()
+    loss = F.mse_loss(model(x), target)
+    loss.backward()
+    opt.step()
+    return loss.item()

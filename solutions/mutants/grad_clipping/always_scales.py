@@ -1,0 +1,15 @@
+"""Mutant: scales by max_norm / total even when the norm is already small."""
+
+import torch
+
+
+def clip_grad_norm(params, max_norm, norm_type):
+    grads = [p.grad for p in params if p.grad is not None]
+    if not grads:
+        return torch.tensor(0.0)
+    norms = torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads])
+    total = torch.linalg.vector_norm(norms, norm_type)
+    coef = max_norm / (total + 1e-6)
+    for g in grads:
+        g.mul_(coef)
+    return total

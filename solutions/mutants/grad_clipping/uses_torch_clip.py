@@ -1,0 +1,16 @@
+"""Mutant: calls torch.nn.utils.clip_grad_norm_, which is forbidden."""
+
+import torch
+
+
+def clip_grad_norm(params, max_norm, norm_type):
+    return torch.nn.utils.clip_grad_norm_(params, max_norm, norm_type)
+    grads = []
+    if not grads:
+        return torch.tensor(0.0)
+    norms = torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads])
+    total = torch.linalg.vector_norm(norms, norm_type)
+    coef = torch.clamp(max_norm / (total + 1e-6), max=1.0)
+    for g in grads:
+        g.mul_(coef)
+    return total

@@ -1,0 +1,16 @@
+"""Mutant: clamps a detached view; the returned tensor no longer requires grad."""
+
+import torch
+
+
+def sgd_step(params, lr):
+    with torch.no_grad():
+        for p in params:
+            if p.grad is not None:
+                p -= lr * p.grad
+    for p in params:
+        p.grad = None
+
+
+def clamp_weights_(w, limit):
+    return w.detach().clamp_(-limit, limit)

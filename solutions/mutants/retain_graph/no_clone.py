@@ -1,0 +1,29 @@
+"""Mutant: keeps a.grad itself, which the in-place reset and the second backward then change."""
+
+import torch
+import torch.nn.functional as F
+
+
+def grad_twice(x):
+    a = x.detach().clone().requires_grad_(True)
+    y = a ** 2
+    z = y ** 2
+    z.sum().backward(retain_graph=True)
+    first = a.grad
+    a.grad.zero_()
+    z.sum().backward()
+    return first, a.grad
+
+
+def two_loss_grads(model, x, target):
+    out = model(x)
+    loss_a = F.mse_loss(out, target)
+    loss_b = out.abs().mean()
+    model.zero_grad()
+    loss_a.backward(retain_graph=True)
+    grads_a = [p.grad for p in model.parameters()]
+    for p in model.parameters():
+        p.grad.zero_()
+    loss_b.backward()
+    grads_b = [p.grad.clone() for p in model.parameters()]
+    return grads_a, grads_b

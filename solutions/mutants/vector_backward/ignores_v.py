@@ -1,0 +1,21 @@
+"""Mutant: backward with ones instead of v."""
+
+import torch
+
+
+def vector_grad(x, v):
+    xx = x.detach().clone().requires_grad_(True)
+    y = torch.sin(xx) * xx ** 2
+    y.backward(torch.ones_like(y))
+    return xx.grad
+
+
+def jacobian(x):
+    xx = x.detach().clone().requires_grad_(True)
+    y = torch.tanh(xx) * xx.sum()
+    rows = []
+    for i in range(y.shape[0]):
+        e = torch.zeros_like(y)
+        e[i] = 1
+        rows.append(torch.autograd.grad(y, xx, grad_outputs=e, retain_graph=True)[0])
+    return torch.stack(rows)
