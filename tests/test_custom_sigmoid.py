@@ -14,7 +14,7 @@ MUTANTS = sorted((SOLUTIONS / "mutants" / ID).glob("*.py"))
 # mutant file stem -> (check that must fail, a word its English message must contain)
 EXPECTED = {
     "backward_sums": ("backward_vjp", "shape"),
-    "clamps_input_in_place": ("input_untouched", "in-place"),
+    "clamps_input_in_place": ("input_untouched", "input `x`"),
     "flattened_output": ("forward_value", "shape"),
     "float32_inside": ("forward_value", "float32"),
     "ignores_upstream": ("backward_vjp", "ignores grad_output"),
