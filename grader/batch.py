@@ -98,7 +98,8 @@ def _conceal_check(c: CheckResult) -> CheckResult:
                    "ditampilkan; pelajari lagi ide pemeriksaan ini.",
                    "Hidden check ({k}) did not pass ({s}): {t}. Its inputs are not shown; "
                    "revisit the idea it checks.", k=c.kind, s=c.status, t=c.title)
-    return replace(c, message=message, counterexample=None, traceback=[])
+    return replace(c, message=message, counterexample=None, traceback=[], output=None,
+                   output_cut=0)
 
 
 def unfinished(task: Task, lost: Lost, exercises: list[Exercise], config: Config) \

@@ -28,20 +28,26 @@ def _parser() -> argparse.ArgumentParser:
                                 description="Grade PyTorch autograd exercises.")
     p.add_argument("--version", action="version", version=f"grader {__version__}")
     p.add_argument("--config", type=Path, help="config file (default: config.yaml)")
-    p.add_argument("--exercises-dir", type=Path, default=ROOT / "exercises",
-                   help="where the exercise specs are (default: exercises/)")
+    p.add_argument("--exercises-dir", type=Path,
+                   help="where the exercise specs are (default: exercises/ of the working copy "
+                        "you are in)")
     sub = p.add_subparsers(dest="command")
     check = sub.add_parser("check", help="grade exercises of one submission")
     check.add_argument("ids", nargs="*", metavar="ID", help="exercise ids (default: all)")
     check.add_argument("--submission", type=Path, help="submission directory "
                                                        "(default: exercises/, your working copy)")
     check.add_argument("--json", type=Path, metavar="FILE", help="also write grader-result/1 JSON")
+    check.add_argument("--only", nargs="+", metavar="CHECK_ID",
+                       help="run only these checks (ids as in the report)")
     for q in (check, p):
         q.add_argument("--lang", choices=config_mod.LANGUAGES, help="language of the report")
     lst = sub.add_parser("list", help="list the exercises")
     lst.add_argument("--lang", choices=config_mod.LANGUAGES)
-    hint = sub.add_parser("hint", help="show the hints of an exercise")
+    hint = sub.add_parser("hint", help="show the next hint of an exercise (one at a time)")
     hint.add_argument("id")
+    hint.add_argument("--all", action="store_true", help="the instructions and every hint "
+                                                         "shown so far")
+    hint.add_argument("--reset", action="store_true", help="start the hints again")
     hint.add_argument("--lang", choices=config_mod.LANGUAGES)
     wat = sub.add_parser("watch", help="re-grade an exercise each time you save its file")
     wat.add_argument("ids", nargs="*", metavar="ID", help="exercise ids (default: all)")
@@ -81,25 +87,44 @@ def _select(exercises, ids):
     return [known[i] for i in ids]
 
 
+def _locate_project(args) -> None:
+    """Default --exercises-dir and --config from the working copy the command runs in."""
+    from .student import find_root
+
+    if args.exercises_dir is not None:
+        return
+    root = find_root(Path.cwd()) or ROOT
+    args.exercises_dir = root / "exercises"
+    if args.config is None and (root / "config.yaml").is_file():
+        args.config = root / "config.yaml"
+
+
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     console = Console(highlight=False)
-    err = Console(stderr=True, highlight=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=not sys.stderr.isatty())
     sandbox = None
     try:
+        _locate_project(args)
         if args.command in (None, "check", "validate", "watch"):
             sandbox = Sandbox().start()  # imports torch while the specs load
         config = config_mod.load_or_default(args.config)
         lang = getattr(args, "lang", None) or config.language
         exercises = spec_mod.discover(args.exercises_dir, root=ROOT)
-        if args.command in (None, "check"):
+        if args.command is None:
+            return _course(args, config, lang, exercises, sandbox, console)
+        if args.command == "check":
             return _check(args, config, lang, exercises, sandbox, console)
         if args.command == "list":
             return _list(exercises, lang, console)
         if args.command == "watch":
             return _watch(args, config, lang, exercises, sandbox, console)
         if args.command == "hint":
-            return _hint(_select(exercises, [args.id])[0], lang, console)
+            from .student import show_hint
+
+            show_hint(_select(exercises, [args.id])[0], lang, console,
+                      args.exercises_dir.parent, all_seen=args.all, reset=args.reset)
+            return 0
         if args.command == "validate":
             return _validate(args, config, lang, exercises, sandbox, console)
         if args.command == "batch":
@@ -118,8 +143,24 @@ def main(argv=None) -> int:
     return 2
 
 
+def _course(args, config, lang, exercises, sandbox, console) -> int:
+    """No command: grade the working copy and show the course view."""
+    from .student import show_course
+
+    if not args.exercises_dir.is_dir():
+        raise GraderError(f"exercises directory not found: {args.exercises_dir}")
+    result = show_course(directory=args.exercises_dir, exercises=exercises, config=config,
+                         sandbox=sandbox, lang=lang, console=console,
+                         state_root=args.exercises_dir.parent)
+    return 0 if result.full_marks else 1
+
+
 def _check(args, config, lang, exercises, sandbox, console) -> int:
     chosen = _select(exercises, getattr(args, "ids", None))
+    if args.only:
+        from .student import only_checks
+
+        chosen = only_checks(chosen, args.only)
     submission = getattr(args, "submission", None) or args.exercises_dir
     if not submission.is_dir():
         raise GraderError(f"submission directory not found: {submission}")
@@ -132,24 +173,16 @@ def _check(args, config, lang, exercises, sandbox, console) -> int:
 
 
 def _watch(args, config, lang, exercises, sandbox, console) -> int:
-    from .watch import watch
+    from .student import watch_course
 
     chosen = _select(exercises, args.ids)
     directory = args.submission or args.exercises_dir
     if not directory.is_dir():
         raise GraderError(f"submission directory not found: {directory}")
-    waiting = ("Menunggu perubahan (Ctrl-C untuk berhenti)..." if lang == "id"
-               else "Watching for changes (Ctrl-C to stop)...")
-
-    def regrade(batch):
-        console.clear()
-        result = grade(submission_dir=directory, exercises=batch, config=config,
-                       sandbox=sandbox)
-        terminal.render(result, lang, console)
-        console.print(f"[dim]{waiting}[/]")
-
     try:
-        watch(directory=directory, exercises=chosen, on_change=regrade)
+        watch_course(directory=directory, exercises=chosen, config=config, sandbox=sandbox,
+                     lang=lang, console=console,
+                     state_root=None if args.submission else directory.parent)
     except KeyboardInterrupt:
         pass
     return 0
@@ -163,14 +196,6 @@ def _list(exercises, lang, console) -> int:
         table.add_row(e.id, escape(e.title.get(lang)), f"{e.max_points:g}",
                       escape(", ".join(e.topics)))
     console.print(table)
-    return 0
-
-
-def _hint(exercise, lang, console) -> int:
-    console.print(f"[bold]{escape(exercise.title.get(lang))}[/]")
-    console.print(escape(exercise.instructions.get(lang)))
-    for i, h in enumerate(exercise.hints, start=1):
-        console.print(f"[cyan]{i}.[/] {escape(h.get(lang))}")
     return 0
 
 

@@ -121,6 +121,10 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
             verdict = KINDS[check.kind].run(check, tree, session.hits)
             rows.append(_row(check, verdict))
         apply_constraints(checks, rows)
+        for row in rows:  # name the hints that help with what failed
+            if row.status != "passed":
+                row.helpful_hints = tuple(i for i, h in enumerate(exercise.hints, start=1)
+                                          if row.id in h.checks)
         order = {c.id: i for i, c in enumerate(checks)}
         rows.sort(key=lambda r: order[r.id])
     except ImportFailure as failure:  # a later re-import failed (the file behaves differently)
@@ -207,7 +211,8 @@ def _import_failed(exercise, checks, failure: ImportFailure, rel, hidden) -> Exe
                   file=rel, hidden=hidden)
 
 
-def _row(check: Check, verdict: Verdict | None, counter: str | None = None) -> CheckResult:
+def _row(check: Check, verdict: Verdict | None, counter: str | None = None,
+         output: tuple[str, int] = ("", 0)) -> CheckResult:
     if verdict is None:
         return CheckResult(id=check.id, title=check.title, kind=check.kind, status="passed",
                            points=check.points, max_points=check.points, hidden=check.hidden,
@@ -215,7 +220,8 @@ def _row(check: Check, verdict: Verdict | None, counter: str | None = None) -> C
     return CheckResult(id=check.id, title=check.title, kind=check.kind, status=verdict.status,
                        points=0.0, max_points=check.points, message=verdict.message,
                        counterexample=counter, hint=check.hint, traceback=verdict.traceback,
-                       hidden=check.hidden, bonus=check.bonus)
+                       hidden=check.hidden, bonus=check.bonus, cause=verdict.cause,
+                       output=output[0] or None, output_cut=output[1])
 
 
 def pre_judge(check: Check, reply: dict) -> Verdict | None:
@@ -223,12 +229,14 @@ def pre_judge(check: Check, reply: dict) -> Verdict | None:
     fn = check.function
     if reply.get("ok") is not True:
         if reply.get("forbidden"):
-            return Verdict("failed", forbidden(str(reply["forbidden"]), fn))
+            return Verdict("failed", forbidden(str(reply["forbidden"]), fn),
+                           cause=f"forbidden:{str(reply['forbidden'])[:200]}:{fn}")
         error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
         from .session import _error_dict
 
         error = _error_dict(error)
-        return Verdict("error", raised(error, fn, str(reply.get("phase"))), error["traceback"])
+        return Verdict("error", raised(error, fn, str(reply.get("phase"))), error["traceback"],
+                       cause=f"raised:{error['type']}:{fn}")
     if reply.get("tampered"):
         return Verdict("failed", tampered([str(n) for n in reply["tampered"]][:10]))
     return None
@@ -263,13 +271,15 @@ def run_check(session: Session, exercise: Exercise, check: Check, config: Config
     try:
         test()
     except Failed as failure:
-        return _row(check, failure.verdict, counterexample(check, failure.inputs))
+        return _row(check, failure.verdict, counterexample(check, failure.inputs),
+                    session.last_output)
     except WorkerLost as lost:
         if lost.kind == "exercise_timeout" and "failure" in last:
             failure = last["failure"]
             return _row(check, failure.verdict, counterexample(check, failure.inputs))
         return _row(check, _lost_verdict(lost, check, config),
-                    counterexample(check, session.in_flight) if session.in_flight else None)
+                    counterexample(check, session.in_flight) if session.in_flight else None,
+                    session.last_output)
     except SpecBug as bug:
         return _row(check, Verdict("error", both(
             "Kesalahan grader (bukan salahmu): {b}", "Grader error (not your fault): {b}", b=bug)))

@@ -6,6 +6,7 @@ again), so one bad call costs that check, not the rest of the exercise.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -17,6 +18,8 @@ from .spec import Check, Exercise
 
 # Reply fields holding encoded values; a new probe puts its values under "data".
 DATA_KEYS = ("outs", "grads", "args_after", "data")
+OUTPUT_SHOWN = 2000
+"""Characters of what a student's call printed that a result keeps."""
 
 
 @dataclass
@@ -42,6 +45,8 @@ class Session:
         """Forbidden APIs the runtime trap saw, by function."""
         self.forbid = self._forbid_map()
         self.in_flight: dict | None = None
+        self.last_output: tuple[str, int] = ("", 0)
+        """What the last call printed (capped) and how many characters were cut."""
 
     def _forbid_map(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
@@ -100,9 +105,11 @@ class Session:
         self.in_flight = inputs
         timeout = min(self.config.time_per_call * max(1, int(header.get("repeat", 1))),
                       self.remaining())
+        mark = self._output_size()
         try:
             reply, dec = self.worker.request(header, enc, max(timeout, 0.05))
         except WorkerLost as lost:
+            self.last_output = self._output_since(mark)
             self.worker = None
             if lost.kind == "timeout" and self.remaining() <= 0:
                 raise WorkerLost("exercise_timeout") from None
@@ -113,10 +120,30 @@ class Session:
         except wire.WireError as exc:
             self.close()
             raise WorkerLost("protocol", str(exc)) from None
+        self.last_output = self._output_since(mark)
         values["graph"] = reply.get("graph") if isinstance(reply.get("graph"), dict) else {}
         if reply.get("forbidden"):
             self.hits.setdefault(check.function, set()).add(str(reply["forbidden"])[:200])
         return reply, values
+
+    def _output_size(self) -> int:
+        try:
+            return os.path.getsize(os.path.join(self.scratch, ".output"))
+        except OSError:
+            return 0
+
+    def _output_since(self, mark: int) -> tuple[str, int]:
+        """The text the worker printed after `mark` (its stdout and stderr share a file)."""
+        try:
+            with open(os.path.join(self.scratch, ".output"), "rb") as f:
+                f.seek(mark)
+                raw = f.read(OUTPUT_SHOWN * 4 + 1)
+                rest = max(0, os.fstat(f.fileno()).st_size - mark - len(raw))
+        except OSError:
+            return "", 0
+        text = raw.decode("utf-8", errors="replace")
+        cut = max(0, len(text) - OUTPUT_SHOWN)
+        return text[:OUTPUT_SHOWN], cut + rest
 
     def close(self) -> None:
         if self.worker is not None:

@@ -54,10 +54,12 @@ def test_broken_spec_exits_2_naming_file_and_line(tmp_path, fast, capsys):
     assert "Traceback" not in err
 
 
-def test_list_and_hint(fast, capsys):
+def test_list_and_hint(fast, capsys, working_copy, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
     assert main(fast + ["list", "--lang", "en"]) == 0
     assert "Gradients of complex functions by hand" in capsys.readouterr().out
-    assert main(fast + ["hint", "manual_gradient", "--lang", "id"]) == 0
+    assert main(fast + ["--exercises-dir", str(working_copy / "exercises"),
+                        "hint", "manual_gradient", "--lang", "id"]) == 0
     assert "aturan perkalian" in capsys.readouterr().out
 
 

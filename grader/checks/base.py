@@ -15,6 +15,9 @@ class Verdict:
     """failed (a wrong answer) or error (the code could not run)."""
     message: Text
     traceback: list[str] = field(default_factory=list)
+    cause: str | None = None
+    """A key shared by every check this same failure blocks ("raised:TYPE:FUNCTION",
+    "forbidden:API:FUNCTION"), so a report can say it once."""
 
 
 @dataclass
