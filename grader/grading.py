@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import seed as hseed
 from hypothesis.errors import Flaky
 
-from . import __version__, strategies, submission
+from . import __version__, notebook, strategies, submission
 from .checks import KINDS
 from .checks.base import Judging, Verdict
 from .config import Config
@@ -78,7 +78,7 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
     started = time.monotonic()
     checks = _visible(exercise, include_hidden)
     hidden = len(exercise.checks) - len(checks)
-    found = submission.locate(submission_dir, exercise.file)
+    found = notebook.locate(submission_dir, exercise.file)
     if not found:
         return _whole(exercise, checks, "missing", both(
             "File {f} tidak ditemukan di {d}. Simpan jawabanmu dengan nama {f}.",
@@ -92,7 +92,7 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
     path = found[0]
     rel = str(path.relative_to(submission_dir))
     try:
-        source = path.read_text(encoding="utf-8")
+        source = notebook.read(path)  # a .py file, or a notebook's code cells
         tree = ast.parse(source, filename=exercise.file)
     except SyntaxError as exc:
         line = (exc.text or "").rstrip()
@@ -106,6 +106,8 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
             "{f} tidak bisa dibaca: {m}", "{f} cannot be read: {m}", f=exercise.file, m=exc),
             file=rel, hidden=hidden)
     scratch = submission.scratch_copy(path)
+    if path.suffix == notebook.SUFFIX:
+        (scratch / exercise.file).write_text(source, encoding="utf-8")
     session = Session(sandbox, exercise, str(scratch), config, hide=hidden_paths(submission_dir))
     try:
         try:

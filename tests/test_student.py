@@ -89,11 +89,15 @@ def test_hint_steps_through_the_hints(working_copy, capsys):
     assert all(h.en in flat for h in hints)
 
 
-def test_grader_finds_the_working_copy_from_a_subfolder(working_copy, monkeypatch):
+def test_grader_works_from_a_subfolder_of_the_working_copy(working_copy, monkeypatch, capsys):
+    """As the `grader` command does after `pip install -e .`: the working copy is found from
+    where the student is, not from where the grader is installed."""
     inside = working_copy / "exercises" / "nan_debugging"
+    assert find_root(inside) == working_copy and find_root(working_copy.parent) is None
+    shutil.copyfile(SOLUTIONS / "nan_debugging.py", inside / "nan_debugging.py")
     monkeypatch.chdir(inside)
-    assert find_root(inside) == working_copy
-    assert find_root(working_copy.parent) is None
+    assert main(["check", "nan_debugging", "--only", "log_softmax_large"]) == 0
+    assert "2/2 points" in capsys.readouterr().out  # the copy's answer, not the repo's starter
 
 
 def test_watch_regrades_on_a_real_file_change_and_moves_on(working_copy, sandbox):
