@@ -76,10 +76,14 @@ class Session:
         """Spawn a worker and import the file; raises ImportFailure when that fails."""
         if self.worker is not None:
             return
+        began = time.monotonic()
         worker = self.sandbox.spawn(scratch=self.scratch, file=self.exercise.file,
                                     module=self.exercise.module,
                                     trap=self.exercise.trap_patterns(), limits=self.limits(),
                                     hide=self.hide)
+        # Starting a worker is the grader's time, not the student's (milliseconds with the
+        # fork server; a Python start-up with portable workers).
+        self.deadline += time.monotonic() - began
         try:
             header, _ = worker.receive(min(self.config.time_per_call, max(self.remaining(), 0.1)))
         except WorkerLost as lost:
