@@ -39,6 +39,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--json", type=Path, metavar="FILE", help="also write grader-result/1 JSON")
     check.add_argument("--only", nargs="+", metavar="CHECK_ID",
                        help="run only these checks (ids as in the report)")
+    check.add_argument("--plot", nargs="?", type=Path, const=Path("grader-plots"), metavar="DIR",
+                       help="draw failed elementwise functions as PNGs in DIR "
+                            "(default: grader-plots/; needs matplotlib)")
     for q in (check, p):
         q.add_argument("--lang", choices=config_mod.LANGUAGES, help="language of the report")
     lst = sub.add_parser("list", help="list the exercises")
@@ -166,10 +169,23 @@ def _check(args, config, lang, exercises, sandbox, console) -> int:
         raise GraderError(f"submission directory not found: {submission}")
     result = grade(submission_dir=submission, exercises=chosen, config=config, sandbox=sandbox,
                    on_exercise=lambda e: console.print(terminal.exercise_panel(e, lang)))
+    if args.plot is not None:
+        _plot(args, result, chosen, submission, config, sandbox, lang, console)
     terminal.render_total(result, lang, console)
     if getattr(args, "json", None):
         jsonout.write(args.json, result, lang)
     return 0 if result.full_marks else 1
+
+
+def _plot(args, result, chosen, submission, config, sandbox, lang, console) -> None:
+    from . import plot
+
+    pictures = plot.draw_failed(result=result, exercises=chosen, submission_dir=submission,
+                                config=config, sandbox=sandbox, out=args.plot, lang=lang)
+    label = "Gambar" if lang == "id" else "Plot"
+    for pic in pictures:
+        console.print(f"{label} {pic.exercise}.{pic.check}: {escape(str(pic.path))}",
+                      soft_wrap=True)
 
 
 def _watch(args, config, lang, exercises, sandbox, console) -> int:
