@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import batchfile, classstats, submission as submission_mod
+from . import batchfile, classstats, notebook
 from .batchfile import Manifest
 from .config import Config
 from .errors import GraderError
@@ -74,7 +74,7 @@ def fingerprints(task: Task, exercises: list[Exercise]) -> dict[str, str | None]
     """A short hash of each exercise file graded, so a regrade can tell a changed file apart."""
     out = {}
     for e in exercises:
-        found = submission_mod.locate(task.path, e.file)
+        found = notebook.locate(task.path, e.file)  # <id>.py or <id>.ipynb
         digest = hashlib.sha256()
         for path in found:
             try:

@@ -129,3 +129,5 @@ def test_fits_80_columns_and_texts_wrap_once():
 
 def test_unwrap_keeps_list_items_and_paragraphs():
     assert terminal.unwrap("a\nb\n- c\n  d\n\ne") == "a b\n- c d\n\ne"
+    assert terminal.unwrap("- item\n  goes on\nafter the list\nit wraps") == \
+        "- item goes on\nafter the list it wraps"

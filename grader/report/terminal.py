@@ -56,10 +56,18 @@ def unwrap(text: str) -> str:
     """Join the lines a spec author wrapped by hand, keeping blank lines and list items, so the
     terminal wraps the text once, to its own width."""
     out: list[str] = []
-    for line in text.strip().splitlines():
-        if out and out[-1] and line.strip() and not _ITEM.match(line):
+    item_indent = None  # the indentation of the list item being continued, if any
+    for line in text.strip("\n").splitlines():
+        indent = len(line) - len(line.lstrip())
+        if _ITEM.match(line):
+            item_indent = indent
+            out.append(line.rstrip())
+            continue
+        ends_item = item_indent is not None and indent <= item_indent
+        if out and out[-1] and line.strip() and not ends_item:
             out[-1] = out[-1].rstrip() + " " + line.strip()
         else:
+            item_indent = None
             out.append(line.rstrip())
     return "\n".join(out)
 
