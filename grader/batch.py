@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import batchfile, classroom, classstats, safetext, submission as submission_mod
+from . import batchfile, classroom, classstats, notebook, safetext, submission as submission_mod
 from .batchfile import Manifest
 from .config import Config
 from .errors import GraderError
@@ -97,7 +97,7 @@ def fingerprints(task: Task, exercises: list[Exercise]) -> dict[str, str | None]
     """A short hash of each exercise file graded, so a regrade can tell a changed file apart."""
     out = {}
     for e in exercises:
-        found = submission_mod.find(task.path, e.file)
+        found = notebook.locate(task.path, e.file)  # <id>.py or <id>.ipynb
         out[e.id] = _digest(found) if found else None
     return out
 
@@ -117,7 +117,7 @@ def _digest(paths: list[Path]) -> str:
     digest = hashlib.sha256()
     for path in paths:
         try:
-            digest.update(submission_mod.read_capped(path))
+            digest.update(submission_mod.read_capped(path, notebook.MAX_NOTEBOOK_BYTES))
         except OSError:
             digest.update(b"<unreadable>")
     return digest.hexdigest()[:16]
@@ -138,7 +138,8 @@ def _conceal_check(c: CheckResult) -> CheckResult:
                    "ditampilkan; pelajari lagi ide pemeriksaan ini.",
                    "Hidden check ({k}) did not pass ({s}): {t}. Its inputs are not shown; "
                    "revisit the idea it checks.", k=c.kind, s=c.status, t=c.title)
-    return replace(c, message=message, counterexample=None, traceback=[])
+    return replace(c, message=message, counterexample=None, traceback=[], output=None,
+                   output_cut=0)
 
 
 def unfinished(task: Task, lost: Lost, exercises: list[Exercise], config: Config) \

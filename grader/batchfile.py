@@ -119,7 +119,10 @@ def _check(d: dict) -> CheckResult:
                        points=float(d["points"]), max_points=float(d["max_points"]),
                        message=_text(d["message"]), counterexample=d["counterexample"],
                        hint=_text(d["hint"]), traceback=list(d["traceback"]),
-                       hidden=bool(d["hidden"]), bonus=bool(d["bonus"]))
+                       hidden=bool(d["hidden"]), bonus=bool(d["bonus"]),
+                       cause=d.get("cause"), output=d.get("output"),
+                       output_cut=int(d.get("output_cut") or 0),
+                       helpful_hints=tuple(d.get("helpful_hints") or ()))
 
 
 def _exercise(d: dict) -> ExerciseResult:

@@ -32,8 +32,9 @@ def _parser() -> argparse.ArgumentParser:
                                 description="Grade PyTorch autograd exercises.")
     p.add_argument("--version", action="version", version=f"grader {__version__}")
     p.add_argument("--config", type=Path, help="config file (default: config.yaml)")
-    p.add_argument("--exercises-dir", type=Path, default=ROOT / "exercises",
-                   help="where the exercise specs are (default: exercises/)")
+    p.add_argument("--exercises-dir", type=Path,
+                   help="where the exercise specs are (default: exercises/ of the working copy "
+                        "you are in)")
     sub = p.add_subparsers(dest="command")
     check = sub.add_parser("check", help="grade exercises of one submission")
     check.add_argument("ids", nargs="*", metavar="ID", help="exercise ids (default: all)")
@@ -42,12 +43,20 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--json", type=Path, metavar="FILE", help="also write grader-result/1 JSON")
     check.add_argument("--feedback", type=Path, metavar="FILE",
                        help="also write the feedback as Markdown (e.g. \"$GITHUB_STEP_SUMMARY\")")
+    check.add_argument("--only", nargs="+", metavar="CHECK_ID",
+                       help="run only these checks (ids as in the report)")
+    check.add_argument("--plot", nargs="?", type=Path, const=Path("grader-plots"), metavar="DIR",
+                       help="draw failed elementwise functions as PNGs in DIR "
+                            "(default: grader-plots/; needs matplotlib)")
     for q in (check, p):
         q.add_argument("--lang", choices=config_mod.LANGUAGES, help="language of the report")
     lst = sub.add_parser("list", help="list the exercises")
     lst.add_argument("--lang", choices=config_mod.LANGUAGES)
-    hint = sub.add_parser("hint", help="show the hints of an exercise")
+    hint = sub.add_parser("hint", help="show the next hint of an exercise (one at a time)")
     hint.add_argument("id")
+    hint.add_argument("--all", action="store_true", help="the instructions and every hint "
+                                                         "shown so far")
+    hint.add_argument("--reset", action="store_true", help="start the hints again")
     hint.add_argument("--lang", choices=config_mod.LANGUAGES)
     wat = sub.add_parser("watch", help="re-grade an exercise each time you save its file")
     wat.add_argument("ids", nargs="*", metavar="ID", help="exercise ids (default: all)")
@@ -116,12 +125,25 @@ class _Console(Console):
         raise BrokenPipeError
 
 
+def _locate_project(args) -> None:
+    """Default --exercises-dir and --config from the working copy the command runs in."""
+    from .student import find_root
+
+    if args.exercises_dir is not None:
+        return
+    root = find_root(Path.cwd()) or ROOT
+    args.exercises_dir = root / "exercises"
+    if args.config is None and (root / "config.yaml").is_file():
+        args.config = root / "config.yaml"
+
+
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     console = _Console(highlight=False)
-    err = Console(stderr=True, highlight=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=not sys.stderr.isatty())
     sandbox = None
     try:
+        _locate_project(args)
         if args.command == "new":
             return _new(args, console)
         if args.command in (None, "check", "validate", "watch"):
@@ -160,14 +182,20 @@ def _run(args, console, sandbox) -> int:
         return _merge(args, config, console)
     lang = getattr(args, "lang", None) or config.language
     exercises = spec_mod.discover(args.exercises_dir, root=ROOT)
-    if args.command in (None, "check"):
+    if args.command is None:
+        return _course(args, config, lang, exercises, sandbox, console)
+    if args.command == "check":
         return _check(args, config, lang, exercises, sandbox, console)
     if args.command == "list":
         return _list(exercises, lang, console)
     if args.command == "watch":
         return _watch(args, config, lang, exercises, sandbox, console)
     if args.command == "hint":
-        return _hint(_select(exercises, [args.id])[0], lang, console)
+        from .student import show_hint
+
+        show_hint(_select(exercises, [args.id])[0], lang, console,
+                  args.exercises_dir.parent, all_seen=args.all, reset=args.reset)
+        return 0
     if args.command == "validate":
         return _validate(args, config, lang, exercises, sandbox, console)
     if args.command == "batch":
@@ -221,15 +249,33 @@ def _json_target(path: Path | None) -> Path | None:
     return path
 
 
+def _course(args, config, lang, exercises, sandbox, console) -> int:
+    """No command: grade the working copy and show the course view."""
+    from .student import show_course
+
+    if not args.exercises_dir.is_dir():
+        raise GraderError(f"exercises directory not found: {args.exercises_dir}")
+    result = show_course(directory=args.exercises_dir, exercises=exercises, config=config,
+                         sandbox=sandbox, lang=lang, console=console,
+                         state_root=args.exercises_dir.parent)
+    return 0 if result.full_marks else 1
+
+
 def _check(args, config, lang, exercises, sandbox, console) -> int:
     from .grading import grade
 
     chosen = _select(exercises, getattr(args, "ids", None))
+    if args.only:
+        from .student import only_checks
+
+        chosen = only_checks(chosen, args.only)
     submission = _directory(getattr(args, "submission", None) or args.exercises_dir,
                             "submission directory")
     json_path = _json_target(getattr(args, "json", None))
     result = grade(submission_dir=submission, exercises=chosen, config=config, sandbox=sandbox,
                    on_exercise=lambda e: console.print(terminal.exercise_panel(e, lang)))
+    if args.plot is not None:
+        _plot(args, result, chosen, submission, config, sandbox, lang, console)
     terminal.render_total(result, lang, console)
     if json_path is not None:
         jsonout.write(json_path, result, lang)
@@ -240,24 +286,26 @@ def _check(args, config, lang, exercises, sandbox, console) -> int:
     return 0 if result.full_marks else 1
 
 
+def _plot(args, result, chosen, submission, config, sandbox, lang, console) -> None:
+    from . import plot
+
+    pictures = plot.draw_failed(result=result, exercises=chosen, submission_dir=submission,
+                                config=config, sandbox=sandbox, out=args.plot, lang=lang)
+    label = "Gambar" if lang == "id" else "Plot"
+    for pic in pictures:
+        console.print(f"{label} {pic.exercise}.{pic.check}: {escape(str(pic.path))}",
+                      soft_wrap=True)
+
+
 def _watch(args, config, lang, exercises, sandbox, console) -> int:
-    from .grading import grade
-    from .watch import watch
+    from .student import watch_course
 
     chosen = _select(exercises, args.ids)
     directory = _directory(args.submission or args.exercises_dir, "submission directory")
-    waiting = ("Menunggu perubahan (Ctrl-C untuk berhenti)..." if lang == "id"
-               else "Watching for changes (Ctrl-C to stop)...")
-
-    def regrade(batch):
-        console.clear()
-        result = grade(submission_dir=directory, exercises=batch, config=config,
-                       sandbox=sandbox)
-        terminal.render(result, lang, console)
-        console.print(f"[dim]{waiting}[/]")
-
     try:
-        watch(directory=directory, exercises=chosen, on_change=regrade)
+        watch_course(directory=directory, exercises=chosen, config=config, sandbox=sandbox,
+                     lang=lang, console=console,
+                     state_root=None if args.submission else directory.parent)
     except KeyboardInterrupt:
         pass
     return 0
@@ -271,14 +319,6 @@ def _list(exercises, lang, console) -> int:
         table.add_row(e.id, escape(e.title.get(lang)), f"{e.max_points:g}",
                       escape(", ".join(e.topics)))
     console.print(table)
-    return 0
-
-
-def _hint(exercise, lang, console) -> int:
-    console.print(f"[bold]{escape(exercise.title.get(lang))}[/]")
-    console.print(escape(exercise.instructions.get(lang)))
-    for i, h in enumerate(exercise.hints, start=1):
-        console.print(f"[cyan]{i}.[/] {escape(h.get(lang))}")
     return 0
 
 

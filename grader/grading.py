@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import seed as hseed
 from hypothesis.errors import Flaky
 
-from . import __version__, confirm, safetext, strategies, submission
+from . import __version__, confirm, notebook, safetext, strategies, submission
 from .checks import KINDS
 from .checks.base import Judging, Verdict
 from .config import Config
@@ -79,7 +79,7 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
     started = time.monotonic()
     checks = _visible(exercise, include_hidden)
     hidden = len(exercise.checks) - len(checks) + exercise.hidden_checks
-    found = submission.find(submission_dir, exercise.file)
+    found = notebook.locate(submission_dir, exercise.file)  # <id>.py or <id>.ipynb
     if not found:
         return _whole(exercise, checks, "missing", missing_file(
             exercise.file, safetext.name(str(submission_dir), 1000),
@@ -93,8 +93,7 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
     path = found[0]
     rel = safetext.name(str(path.relative_to(submission_dir)))
     try:
-        raw = submission.read_capped(path)
-        source = submission.decode_source(raw)
+        source, raw = notebook.load(path)  # a .py file, or a notebook's code cells
         tree = submission.parse(source, exercise.file)
     except SyntaxError as exc:
         line = (exc.text or "").rstrip()
@@ -110,7 +109,7 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
         return _whole(exercise, checks, "error", both(
             "{f} tidak bisa dibaca: {m}", "{f} cannot be read: {m}", f=exercise.file, m=exc),
             file=rel, hidden=hidden)
-    scratch = submission.scratch_copy(path, raw)
+    scratch = submission.scratch_copy(path, raw, exercise.file)
     session = Session(sandbox, exercise, str(scratch), config, hide=hidden_paths(submission_dir))
     try:
         try:
@@ -126,6 +125,10 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
             verdict = KINDS[check.kind].run(check, tree, session.hits)
             rows.append(_row(check, verdict))
         apply_constraints(checks, rows)
+        for row in rows:  # name the hints that help with what failed
+            if row.status != "passed":
+                row.helpful_hints = tuple(i for i, h in enumerate(exercise.hints, start=1)
+                                          if row.id in h.checks)
         order = {c.id: i for i, c in enumerate(checks)}
         rows.sort(key=lambda r: order[r.id])
     except ImportFailure as failure:  # a later re-import failed (the file behaves differently)
@@ -227,7 +230,8 @@ def _import_failed(exercise, checks, failure: ImportFailure, rel, hidden) -> Exe
                   file=rel, hidden=hidden)
 
 
-def _row(check: Check, verdict: Verdict | None, counter: str | None = None) -> CheckResult:
+def _row(check: Check, verdict: Verdict | None, counter: str | None = None,
+         output: tuple[str, int] = ("", 0)) -> CheckResult:
     if verdict is None:
         return CheckResult(id=check.id, title=check.title, kind=check.kind, status="passed",
                            points=check.points, max_points=check.points, hidden=check.hidden,
@@ -235,8 +239,8 @@ def _row(check: Check, verdict: Verdict | None, counter: str | None = None) -> C
     return CheckResult(id=check.id, title=check.title, kind=check.kind, status=verdict.status,
                        points=0.0, max_points=check.points, message=verdict.message,
                        counterexample=counter, hint=verdict.hint or check.hint,
-                       traceback=verdict.traceback,
-                       hidden=check.hidden, bonus=check.bonus)
+                       traceback=verdict.traceback, hidden=check.hidden, bonus=check.bonus,
+                       cause=verdict.cause, output=output[0] or None, output_cut=output[1])
 
 
 def pre_judge(check: Check, reply: dict) -> Verdict | None:
@@ -244,12 +248,14 @@ def pre_judge(check: Check, reply: dict) -> Verdict | None:
     fn = check.function
     if reply.get("ok") is not True:
         if reply.get("forbidden"):
-            return Verdict("failed", forbidden(str(reply["forbidden"]), fn))
+            return Verdict("failed", forbidden(str(reply["forbidden"]), fn),
+                           cause=f"forbidden:{str(reply['forbidden'])[:200]}:{fn}")
         error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
         from .session import _error_dict
 
         error = _error_dict(error)
-        return Verdict("error", raised(error, fn, str(reply.get("phase"))), error["traceback"])
+        return Verdict("error", raised(error, fn, str(reply.get("phase"))), error["traceback"],
+                       cause=f"raised:{error['type']}:{fn}")
     if reply.get("tampered"):
         return Verdict("failed", tampered([str(n) for n in reply["tampered"]][:10]))
     return None
@@ -287,17 +293,19 @@ def run_check(session: Session, exercise: Exercise, check: Check, config: Config
     try:
         test()
     except Failed as failure:
+        output = session.last_output  # what the failing call printed, before confirm's calls
         verdict = confirm.confirmed(
             session=session, exercise=exercise, check=check, kind=kind, verdict=failure.verdict,
             shrunk=failure.inputs, first=last.get("first"),
             seed=strategies.seed_for(config.seed, exercise, check))
-        return _row(check, verdict, counterexample(check, failure.inputs))
+        return _row(check, verdict, counterexample(check, failure.inputs), output)
     except WorkerLost as lost:
         if lost.kind == "exercise_timeout" and "failure" in last:
             failure = last["failure"]
             return _row(check, failure.verdict, counterexample(check, failure.inputs))
         return _row(check, _lost_verdict(lost, check, config),
-                    counterexample(check, session.in_flight) if session.in_flight else None)
+                    counterexample(check, session.in_flight) if session.in_flight else None,
+                    session.last_output)
     except SpecBug as bug:
         return _row(check, Verdict("error", both(
             "Kesalahan grader (bukan salahmu): {b}", "Grader error (not your fault): {b}", b=bug)))

@@ -24,6 +24,14 @@ class CheckResult:
     traceback: list[str] = field(default_factory=list)
     hidden: bool = False
     bonus: bool = False
+    cause: str | None = None
+    """The same key on every check one failure blocks (see checks.base.Verdict.cause)."""
+    output: str | None = None
+    """What the student's code printed during the failing call (capped), if anything."""
+    output_cut: int = 0
+    """Characters of that output left out (beyond the cap)."""
+    helpful_hints: tuple[int, ...] = ()
+    """Numbers (1-based) of the exercise's hints that help with this check."""
 
 
 @dataclass

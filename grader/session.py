@@ -6,10 +6,12 @@ again), so one bad call costs that check, not the rest of the exercise.
 
 from __future__ import annotations
 
+import os
+import stat
 import time
 from dataclasses import dataclass, field
 
-from . import wire
+from . import safetext, wire
 from .config import Config
 from .sandbox.client import Limits, Sandbox, Worker, WorkerLost
 from .spec import Check, Exercise
@@ -17,6 +19,8 @@ from .spec import Check, Exercise
 
 # Reply fields holding encoded values; a new probe puts its values under "data".
 DATA_KEYS = ("outs", "grads", "args_after", "data")
+OUTPUT_SHOWN = 2000
+"""Characters of what a student's call printed that a result keeps."""
 
 
 @dataclass
@@ -42,6 +46,8 @@ class Session:
         """Forbidden APIs the runtime trap saw, by function."""
         self.forbid = self._forbid_map()
         self.in_flight: dict | None = None
+        self.last_output: tuple[str, int] = ("", 0)
+        """What the last call printed (capped) and how many characters were cut."""
 
     def _forbid_map(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
@@ -71,10 +77,14 @@ class Session:
         """Spawn a worker and import the file; raises ImportFailure when that fails."""
         if self.worker is not None:
             return
+        began = time.monotonic()
         worker = self.sandbox.spawn(scratch=self.scratch, file=self.exercise.file,
                                     module=self.exercise.module,
                                     trap=self.exercise.trap_patterns(), limits=self.limits(),
                                     hide=self.hide)
+        # Starting a worker is the grader's time, not the student's (milliseconds with the
+        # fork server; a Python start-up with portable workers).
+        self.deadline += time.monotonic() - began
         try:
             header, _ = worker.receive(min(self.config.time_per_call, max(self.remaining(), 0.1)))
         except WorkerLost as lost:
@@ -100,9 +110,11 @@ class Session:
         self.in_flight = inputs
         timeout = min(self.config.time_per_call * max(1, int(header.get("repeat", 1))),
                       self.remaining())
+        mark = self._output_size()
         try:
             reply, dec = self.worker.request(header, enc, max(timeout, 0.05))
         except WorkerLost as lost:
+            self.last_output = self._output_since(mark)
             self.worker = None
             if lost.kind == "timeout" and self.remaining() <= 0:
                 raise WorkerLost("exercise_timeout") from None
@@ -113,10 +125,45 @@ class Session:
         except (wire.WireError, ValueError, TypeError, RuntimeError, RecursionError) as exc:
             self.close()
             raise WorkerLost("protocol", str(exc)[:200]) from None
+        self.last_output = self._output_since(mark)
         values["graph"] = reply.get("graph") if isinstance(reply.get("graph"), dict) else {}
         if reply.get("forbidden"):
             self.hits.setdefault(check.function, set()).add(str(reply["forbidden"])[:200])
         return reply, values
+
+    def _output_file(self):
+        """The worker's output file, opened safely: the scratch folder belongs to the student's
+        code, which may have replaced the file with a link or a FIFO (None then)."""
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        try:
+            fd = os.open(os.path.join(self.scratch, ".output"), flags)
+        except OSError:
+            return None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            return None
+        return open(fd, "rb")
+
+    def _output_size(self) -> int:
+        f = self._output_file()
+        if f is None:
+            return 0
+        with f:
+            return os.fstat(f.fileno()).st_size
+
+    def _output_since(self, mark: int) -> tuple[str, int]:
+        """The text the worker printed after `mark` (its stdout and stderr share a file),
+        made safe to show (no terminal escapes)."""
+        f = self._output_file()
+        if f is None:
+            return "", 0
+        with f:
+            f.seek(mark)
+            raw = f.read(OUTPUT_SHOWN * 4 + 1)
+            rest = max(0, os.fstat(f.fileno()).st_size - mark - len(raw))
+        text = safetext.clean(raw.decode("utf-8", errors="replace"), OUTPUT_SHOWN * 8)
+        cut = max(0, len(text) - OUTPUT_SHOWN)
+        return text[:OUTPUT_SHOWN], cut + rest
 
     def close(self) -> None:
         if self.worker is not None:

@@ -34,6 +34,16 @@ class Text:
 
 
 @dataclass(frozen=True)
+class Hint(Text):
+    """One of an exercise's hints, shown one at a time by `grader hint`."""
+
+    after_failures: int = 0
+    """Shown only once the student's runs have failed this exercise this many times."""
+    checks: tuple[str, ...] = ()
+    """Ids of the checks this hint helps with: a failed one names it."""
+
+
+@dataclass(frozen=True)
 class TensorArg:
     """A tensor input drawn by hypothesis."""
 
@@ -118,7 +128,7 @@ class Exercise:
     title: Text
     instructions: Text
     topics: tuple[str, ...]
-    hints: tuple[Text, ...]
+    hints: tuple[Hint, ...]
     references: dict
     dims: dict
     checks: tuple[Check, ...]
@@ -344,7 +354,17 @@ def load(path: Path, root: Path | None = None) -> Exercise:
         if not isinstance(h, Node):
             raise SpecError(display, hints_node.where(i), f"hints[{i}]",
                             "expected a mapping with id and en texts")
-        hints.append(Text(id=h.get_typed("id", str).strip(), en=h.get_typed("en", str).strip()))
+        h.reject_unknown({"id", "en", "after_failures", "checks"})
+        after = h.get_typed("after_failures", int, 0)
+        if after < 0:
+            raise h.error("after_failures", f"expected 0 or more failed runs, got {after}")
+        helps = h.get_typed("checks", NodeList, NodeList())
+        for j, check_id in enumerate(helps):
+            if check_id not in seen:
+                raise SpecError(display, helps.where(j), f"hints[{i}].checks[{j}]",
+                                f"unknown check id {check_id!r}; checks: {', '.join(sorted(seen))}")
+        hints.append(Hint(id=h.get_typed("id", str).strip(), en=h.get_typed("en", str).strip(),
+                          after_failures=after, checks=tuple(helps)))
     topics = node.get_typed("topics", NodeList, NodeList())
     tolerances = {}
     for dt, tol in node.child("tolerances", Node()).items():

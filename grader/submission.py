@@ -206,16 +206,19 @@ def near_misses(directory: Path, filename: str, limit: int = 5) -> list[str]:
     return found
 
 
-def scratch_copy(file: Path, source: bytes | None = None) -> Path:
+def scratch_copy(file: Path, source: bytes | None = None, name: str | None = None) -> Path:
     """A fresh directory with the student's file and the regular .py files beside it (capped).
 
-    source: the bytes of `file` as already read and checked (so the copy is what was checked)."""
+    source: the bytes of `file` as already read and checked (so the copy is what was checked);
+    name: the name it gets there (a notebook's code goes in as `<id>.py`)."""
     scratch = Path(tempfile.mkdtemp(prefix="grader-"))
-    (scratch / file.name).write_bytes(source if source is not None else read_capped(file))
+    name = name or file.name
+    (scratch / name).write_bytes(source if source is not None else read_capped(file))
     total, count = len(source or b""), 1
     try:
         with os.scandir(file.parent) as it:
-            siblings = sorted((e for e in it if e.name.endswith(".py") and e.name != file.name),
+            siblings = sorted((e for e in it if e.name.endswith(".py")
+                               and e.name not in (file.name, name)),
                               key=lambda e: e.name)
     except OSError:
         siblings = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from . import submission
+from . import notebook
 from .spec import Exercise
 
 
@@ -18,7 +18,7 @@ def snapshot(directory: Path, exercises: list[Exercise]) -> dict[str, tuple]:
     out = {}
     for ex in exercises:
         stamps = []
-        for path in submission.locate(directory, ex.file):
+        for path in notebook.locate(directory, ex.file):
             try:
                 st = path.stat()
             except OSError:

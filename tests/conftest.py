@@ -67,6 +67,17 @@ def fast(tmp_path, monkeypatch):
 
 
 @pytest.fixture
+def working_copy(tmp_path, monkeypatch):
+    """A fresh copy of the student's working copy (exercises/ with the starters, a fast English
+    config), as a student gets it; returns its folder. The course view reads COLUMNS=80."""
+    root = tmp_path / "course"
+    shutil.copytree(EXERCISES, root / "exercises")
+    (root / "config.yaml").write_text("examples: 10\ntime_per_call: 2\nlanguage: en\n")
+    monkeypatch.setenv("COLUMNS", "80")
+    return root
+
+
+@pytest.fixture
 def grade_files(tmp_path, sandbox, exercises, fast_config):
     """Grade a submission made of {relative path: source text}; returns the SubmissionResult."""
 

@@ -54,13 +54,35 @@ def test_broken_spec_exits_2_naming_file_and_line(tmp_path, fast, capsys):
     assert "Traceback" not in err
 
 
-def test_list_and_hint(fast, capsys):
+def test_list_and_hint(fast, capsys, working_copy, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
     assert main(fast + ["list", "--lang", "en"]) == 0
     assert "Gradients of complex functions by hand" in capsys.readouterr().out
-    assert main(fast + ["hint", "manual_gradient", "--lang", "id"]) == 0
+    assert main(fast + ["--exercises-dir", str(working_copy / "exercises"),
+                        "hint", "manual_gradient", "--lang", "id"]) == 0
     assert "aturan perkalian" in capsys.readouterr().out
 
 
 def test_missing_submission_directory(tmp_path, fast, capsys):
     assert main(fast + ["check", "--submission", str(tmp_path / "nope")]) == 2
     assert "submission directory not found" in capsys.readouterr().err
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color(fast, capsys, monkeypatch):
+    args = fast + ["check", "manual_gradient", "--submission", str(SOLUTIONS), "--only",
+                   "df_value"]
+    assert main(args) == 0
+    assert "\x1b[" not in capsys.readouterr().out  # piped: plain text
+    monkeypatch.setenv("FORCE_COLOR", "1")  # as a terminal
+    main(args)
+    assert "\x1b[32m" in capsys.readouterr().out  # green
+    monkeypatch.setenv("NO_COLOR", "1")
+    main(args)
+    assert "\x1b[32m" not in capsys.readouterr().out
+
+
+def test_errors_on_stderr_are_not_hard_wrapped_when_piped(fast, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "40")
+    assert main(fast + ["check", "no_such_exercise_with_a_rather_long_name_indeed"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown exercise(s): no_such_exercise_with_a_rather_long_name_indeed; known:" in err

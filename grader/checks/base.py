@@ -18,6 +18,9 @@ class Verdict:
     hint: Text | None = None
     """A hint for this failure, shown instead of the check's (whose hint is about the
     check's usual mistake, not, say, an exception the code raised)."""
+    cause: str | None = None
+    """A key shared by every check this same failure blocks ("raised:TYPE:FUNCTION",
+    "forbidden:API:FUNCTION"), so a report can say it once."""
 
 
 @dataclass

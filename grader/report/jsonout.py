@@ -19,7 +19,9 @@ def check_dict(c: CheckResult, lang: str) -> dict:
     return {"id": c.id, "title": _text(c.title, lang), "kind": c.kind, "status": c.status,
             "points": c.points, "max_points": c.max_points, "message": _text(c.message, lang),
             "counterexample": c.counterexample, "hint": _text(c.hint, lang),
-            "traceback": c.traceback, "hidden": c.hidden, "bonus": c.bonus}
+            "traceback": c.traceback, "hidden": c.hidden, "bonus": c.bonus,
+            "cause": c.cause, "output": c.output, "output_cut": c.output_cut,
+            "helpful_hints": list(c.helpful_hints)}
 
 
 def exercise_dict(e: ExerciseResult, lang: str) -> dict:

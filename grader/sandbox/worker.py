@@ -80,6 +80,14 @@ def private_tmp(scratch: str) -> str:
     return tmp
 
 
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:  # a student's replacement stream: its own business
+            pass
+
+
 def serve(sock: socket.socket, request: dict) -> None:
     """Import the student's file, then answer probe requests until the grader hangs up."""
     scratch = request["scratch"]
@@ -99,6 +107,7 @@ def serve(sock: socket.socket, request: dict) -> None:
     except BaseException as exc:  # SystemExit, KeyboardInterrupt and all: the student's doing
         wire.send(sock, {"import_error": describe_exception(exc, scratch)})
         return
+    _flush()
     wire.send(sock, {"ready": True, "tampered": tampered(before)})
     context = probes.Context(module=module, trap=trap, scratch=scratch, before=before)
     while True:
@@ -112,6 +121,7 @@ def serve(sock: socket.socket, request: dict) -> None:
         except BaseException as exc:  # anything that escaped a probe is still the student's
             enc = wire.Encoder()
             reply = {"ok": False, "phase": "probe", "error": describe_exception(exc, scratch)}
+        _flush()  # what the call printed is in the output file before the grader reads it
         try:
             wire.send(sock, reply, enc)
         except wire.WireError as exc:

@@ -1,0 +1,244 @@
+"""Portable workers, for Windows and other places without `os.fork` or `resource`.
+
+Each worker is a spawned Python process that talks to the grader over its stdin and stdout pipes
+with the same wire frames (never pickle). One process is started ahead, importing torch while
+the previous exercise is graded, so a spawn rarely waits for it. Time limits are enforced by the
+grader: a call that runs past its limit gets its worker killed (with the processes it started,
+where the platform allows). The student's prints go to a file in the scratch copy.
+
+What this mode does not do (README, Security model): no memory, CPU or output-size limits, no
+namespaces (the answer key is only off the import path), and on Windows a process the student
+starts outside the worker's process tree may survive. It is chosen automatically where fork or
+`resource` is missing; GRADER_SANDBOX=portable selects it anywhere (tests run it on Linux).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from .. import wire
+
+ROOT = str(Path(__file__).resolve().parents[2])
+BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
+        "from grader.sandbox.portable import child_main; child_main()")
+ENV = "GRADER_SANDBOX"
+READY_SECONDS = 300
+"""How long a fresh worker may take to import torch (a cold start on a slow laptop)."""
+
+
+def wanted() -> bool:
+    """Portable mode: asked for (GRADER_SANDBOX=portable), or fork or resource is missing."""
+    mode = os.environ.get(ENV, "").strip().lower()
+    if mode == "portable":
+        return True
+    if mode == "fork":
+        return False
+    return not hasattr(os, "fork") or importlib.util.find_spec("resource") is None
+
+
+class PipeChannel:
+    """The grader's end of a worker's pipes, with the socket methods wire and Worker use."""
+
+    def __init__(self, proc: subprocess.Popen):
+        self.proc = proc
+        self.buffer = bytearray()
+        self.eof = False
+        self.timeout: float | None = None
+        self.cond = threading.Condition()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        out = self.proc.stdout
+        while True:
+            try:
+                chunk = out.read(1 << 16)  # raw (bufsize=0): returns what is there
+            except (OSError, ValueError):
+                chunk = b""
+            with self.cond:
+                if not chunk:
+                    self.eof = True
+                    self.cond.notify_all()
+                    break
+                self.buffer += chunk
+                self.cond.notify_all()
+        try:  # only this thread closes stdout: closing it under a blocked read would hang
+            out.close()
+        except OSError:
+            pass
+
+    def settimeout(self, timeout: float | None) -> None:
+        self.timeout = timeout
+
+    def recv_into(self, view, n: int) -> int:
+        deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        with self.cond:
+            while not self.buffer and not self.eof:
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    raise socket.timeout("the worker did not answer in time")
+                self.cond.wait(left)
+            if not self.buffer:
+                return 0
+            k = min(n, len(self.buffer), len(view))
+            view[:k] = self.buffer[:k]
+            del self.buffer[:k]
+            return k
+
+    def sendall(self, data: bytes) -> None:
+        view = memoryview(data)
+        try:
+            while view:  # a raw pipe may take part of it
+                view = view[self.proc.stdin.write(view) or 0:]
+        except (OSError, ValueError) as exc:
+            raise ConnectionError(str(exc)) from None
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+
+
+class _ChildChannel:
+    """The worker's end: its original stdin and stdout, kept on new descriptors."""
+
+    def __init__(self, rfd: int, wfd: int):
+        self.rfd, self.wfd = rfd, wfd
+
+    def recv_into(self, view, n: int) -> int:
+        data = os.read(self.rfd, n)
+        view[:len(data)] = data
+        return len(data)
+
+    def sendall(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            k = os.write(self.wfd, view)
+            view = view[k:]
+
+
+def child_main() -> None:
+    """The worker process: keep the pipes for the protocol, import torch, say ready, take one
+    spawn request, send the student's output to the scratch copy, and serve."""
+    rfd, wfd = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+    import torch  # noqa: F401
+    import torch.fx.experimental.symbolic_shapes  # noqa: F401  (see template.main)
+
+    from . import probes, worker  # noqa: F401
+
+    channel = _ChildChannel(rfd, wfd)
+    wire.send(channel, {"ready": True})
+    header, _ = wire.recv(channel)
+    request = header["request"]
+    fd = os.open(os.path.join(request["scratch"], ".output"),
+                 os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+    worker.serve(channel, request)
+    os._exit(0)
+
+
+class PortableSandbox:
+    """Starts worker processes ahead; spawn() hands one a student's file."""
+
+    isolation = "portable"
+
+    def __init__(self):
+        self.warm: tuple[subprocess.Popen, PipeChannel] | None = None
+        self.procs: dict[int, subprocess.Popen] = {}
+
+    def _launch(self) -> tuple[subprocess.Popen, PipeChannel]:
+        flags = {}
+        if os.name == "nt":
+            flags["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
+        else:
+            flags["start_new_session"] = True
+        proc = subprocess.Popen([sys.executable, "-I", "-c", BOOT, ROOT],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
+                                stderr=subprocess.DEVNULL, cwd=tempfile.gettempdir(), **flags)
+        return proc, PipeChannel(proc)
+
+    def start(self) -> "PortableSandbox":
+        self.warm = self._launch()
+        return self
+
+    def spawn(self, *, scratch: str, file: str, module: str, trap: list[str], limits,
+              hide=()):
+        from .client import SandboxError, Worker
+
+        for attempt in (0, 1):
+            proc, channel = self.warm or self._launch()
+            self.warm = None
+            try:
+                channel.settimeout(READY_SECONDS)
+                header, _ = wire.recv(channel)
+                if header.get("ready") is not True:
+                    raise wire.WireError("no ready message")
+                wire.send(channel, {"request": {
+                    "scratch": scratch, "file": file, "module": module, "trap": trap,
+                    "limits": limits.as_dict()}})
+            except (OSError, EOFError, socket.timeout, wire.WireError):
+                self._kill(proc)
+                if attempt:
+                    raise SandboxError("a portable worker failed to start") from None
+                continue
+            self.procs[proc.pid] = proc
+            self.warm = self._launch()  # the next exercise's worker imports torch meanwhile
+            return Worker(self, proc.pid, channel, limits)
+
+    def reap(self, pid: int, grace: float) -> dict:
+        proc = self.procs.pop(pid, None)
+        if proc is None:
+            return {"killed": False, "exit": None, "signal": None}
+        killed = False
+        try:
+            proc.wait(timeout=max(grace, 0.0) or 0.001)
+        except subprocess.TimeoutExpired:
+            killed = True
+        self._kill(proc)  # whatever it started goes too
+        code = proc.returncode
+        return {"killed": killed, "exit": code if code is not None and code >= 0 else None,
+                "signal": -code if code is not None and code < 0 and not killed else None}
+
+    @staticmethod
+    def _kill(proc: subprocess.Popen) -> None:
+        if os.name == "nt":
+            subprocess.run(["taskkill", "/F", "/T", "/PID", str(proc.pid)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        else:
+            try:
+                os.killpg(proc.pid, 9)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if proc.poll() is None:
+            proc.kill()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            proc.stdin.close()
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        if self.warm is not None:
+            self._kill(self.warm[0])
+            self.warm = None
+        for proc in list(self.procs.values()):
+            self._kill(proc)
+        self.procs.clear()
