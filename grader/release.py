@@ -127,7 +127,8 @@ def _table(exercises: list[Exercise], hidden: dict[str, int], lang: str) -> str:
     rows = [head, "|---|---|--:|--:|"]
     for e in exercises:
         visible = sum(c.points for c in e.checks if not c.hidden and not c.bonus)
-        rows.append(f"| `{e.id}` | {e.title.get(lang)} | {visible:g} | {hidden.get(e.id, 0)} |")
+        title = e.title.get(lang).replace("|", "\\|")
+        rows.append(f"| `{e.id}` | {title} | {visible:g} | {hidden.get(e.id, 0)} |")
     return "\n".join(rows)
 
 

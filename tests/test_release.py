@@ -289,3 +289,24 @@ def test_release_cli_refuses_a_folder_inside_the_project(teacher):
     proc = grader("release", teacher / "student", cwd=teacher)
     assert proc.returncode == 2 and "inside the project" in output(proc)
     assert not (teacher / "student").exists()
+
+
+def test_a_starter_that_earns_points_stops_the_release_and_out_stays_as_it_was(teacher,
+                                                                               tmp_path):
+    course = tmp_path / "course"
+    shutil.copytree(teacher, course, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copyfile(course / "solutions" / f"{EX}.py", course / "exercises" / EX / f"{EX}.py")
+    out = tmp_path / "student"
+    (out / ".git").mkdir(parents=True)
+    proc = grader("release", out, cwd=course)
+    assert proc.returncode == 2, output(proc)
+    assert f"exercises/{EX}/{EX}.py: the untouched starter scores" in " ".join(
+        output(proc).split())
+    assert [p.name for p in out.iterdir()] == [".git"]
+
+
+def test_gradescope_wants_a_zip_name(teacher_spec, tmp_path):
+    from grader.autograder import build
+
+    with pytest.raises(GraderError, match=r"\.zip"):
+        build(root=tmp_path, exercises=[teacher_spec], path=tmp_path / "autograder.tar")
