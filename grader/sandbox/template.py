@@ -105,6 +105,7 @@ def _child(sock: socket.socket, request: dict, isolated: bool) -> None:
             isolation.enter_namespaces()
             isolation.confine(keep=[sys.base_prefix, sys.prefix, *sys.path[1:]],
                               scratch=scratch, hide=request.get("hide", []))
+            os.environ["TMPDIR"] = "/tmp"  # its private one
         except OSError:
             isolated = False
     if not isolated:
