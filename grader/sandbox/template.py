@@ -209,6 +209,7 @@ def main(fd: int) -> None:
     # gradient is given; a worker running as another user may be unable to read the stdlib
     # files it needs, and each would pay for the import again.
     import torch.fx.experimental.symbolic_shapes  # noqa: F401
+    import torch.func  # noqa: F401  (answers may use it; a worker would import it in its call)
 
     from . import probes, trap, worker  # noqa: F401
 
