@@ -40,4 +40,4 @@ def result_dict(r: SubmissionResult, lang: str) -> dict:
 
 
 def write(path: Path, r: SubmissionResult, lang: str) -> None:
-    atomic_write(Path(path), json.dumps(result_dict(r, lang), indent=2, ensure_ascii=True) + "\n")
+    atomic_write(Path(path), json.dumps(result_dict(r, lang), indent=2, ensure_ascii=False) + "\n")

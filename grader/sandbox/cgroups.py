@@ -53,7 +53,7 @@ class Layout:
             if {"memory", "pids"} <= enabled:
                 self.parents.append(("v2", parent))
         else:
-            for controller in ("memory", "pids", "cpu"):
+            for controller in ("memory", "pids"):
                 base = os.path.join(ROOT, controller)
                 if controller in own and os.path.isdir(base):
                     self.parents.append((controller, os.path.join(base,

@@ -2,12 +2,15 @@
 
 Where the grader runs as root on Linux, each worker gets:
 
-- new mount, network and PID namespaces: the answer key and other submissions are hidden under
-  empty read-only tmpfs mounts, there is no network (only a downed loopback), /proc shows only the
-  worker's own processes, and when the worker (PID 1 of its namespace) ends, the kernel ends every
+- new mount, network, IPC, UTS and PID namespaces: it sees only the Python installation, its
+  scratch copy, the system folders and private /tmp, /dev/shm and /dev (see confine()); there
+  is no network and no host Unix socket (only a downed loopback), /proc shows only the worker's
+  own processes, and when the worker (PID 1 of its namespace) ends, the kernel ends every
   process it started, including ones that left its session;
 - a user id of its own (one per live worker), so it cannot signal the grader, the template or
-  another worker, nor read another worker's scratch directory.
+  another worker, nor read another worker's scratch directory;
+- a scrubbed environment (scrubbed_environment()); a control group of its own is set up by the
+  template where the machine allows (grader/sandbox/cgroups.py).
 
 Elsewhere (not root, or namespaces refused, as in some containers) workers still get their own
 session and process group, which is killed when the exercise ends, and the resource limits; the
@@ -65,15 +68,6 @@ def enter_namespaces() -> None:
     _check(_lib().unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC
                           | CLONE_NEWUTS), "unshare")
     _check(_lib().mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "make / private")
-
-
-def hide(paths) -> None:
-    """Cover each existing directory with an empty read-only tmpfs."""
-    for path in paths:
-        if path and os.path.isdir(path):
-            _check(_lib().mount(b"tmpfs", os.fsencode(path), b"tmpfs",
-                                MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=0"),
-                   f"hide {path}")
 
 
 SYSTEM_DIRS = {"usr", "lib", "lib32", "lib64", "libx32", "bin", "sbin", "etc", "proc", "sys",

@@ -111,6 +111,7 @@ def _child(sock: socket.socket, request: dict, isolated: bool) -> None:
             isolation.enter_namespaces()
             isolation.confine(keep=[sys.base_prefix, sys.prefix, *sys.path[1:]],
                               scratch=scratch, hide=request.get("hide", []))
+            os.environ["TMPDIR"] = "/tmp"  # its private one
         except OSError:
             isolated = False
     if not isolated:
@@ -243,6 +244,7 @@ def _serve(ctl: socket.socket, live: set[int]) -> None:
     # torch.func, torch.compile and friends import this on first use: seconds that each worker
     # would otherwise spend inside a student's time limit (and a torchinductor_<user> folder).
     import torch._dynamo  # noqa: F401
+    import torch.func  # noqa: F401  (answers may use it; a worker would import it in its call)
 
     from . import probes, trap, worker  # noqa: F401
 
