@@ -28,13 +28,13 @@ def test_contract_fields_and_types(tmp_path):
     assert [c["status"] for c in ex["checks"]] == ["failed", "error", "passed"]
 
 
-def test_language_picks_the_text_and_keeps_non_ascii_as_escapes(tmp_path):
+def test_language_picks_the_text_and_keeps_non_ascii(tmp_path):
     result = submission("dewi", {"a": "failed"})
     result.exercises[0].checks[0].hint = Text(id="Gunakan rumus σ(x)·(1 − σ(x))",
                                               en="Use σ(x)·(1 − σ(x))")
     jsonout.write(tmp_path / "r.json", result, "id")
     text = (tmp_path / "r.json").read_text(encoding="utf-8")
-    assert text.isascii()  # \u escapes: safe for any reader, whatever its encoding
+    assert "σ(x)·(1 − σ(x))" in text  # written as UTF-8, not \u escapes
     doc = json.loads(text)
     assert doc["language"] == "id"
     assert doc["exercises"][0]["checks"][0]["hint"] == "Gunakan rumus σ(x)·(1 − σ(x))"
