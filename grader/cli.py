@@ -127,7 +127,7 @@ class _Console(Console):
 
 def _locate_project(args) -> None:
     """Default --exercises-dir and --config from the working copy the command runs in."""
-    from .student import find_root
+    from .workingcopy import find_root
 
     if args.exercises_dir is not None:
         return

@@ -19,19 +19,6 @@ from .report import course as course_report
 from .report import terminal
 from .spec import Exercise
 
-PROJECT_MARKERS = ("exercises/ORDER",)
-
-
-def find_root(start: Path) -> Path | None:
-    """The working copy that holds `start`: the nearest folder above it with exercises/ORDER
-    (so the grader works from any folder of the working copy, exercises/nan_debugging/ say)."""
-    start = Path(start).resolve()
-    for folder in (start, *start.parents):
-        if any((folder / m).is_file() for m in PROJECT_MARKERS):
-            return folder
-    return None
-
-
 def shown_path(path: Path) -> str:
     """A path as the student would type it: relative to where they are, when it is below."""
     try:

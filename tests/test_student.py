@@ -14,7 +14,8 @@ from grader.cli import main
 from grader.config import Config
 from grader.hints import Progress
 from grader.results import ExerciseResult, SubmissionResult
-from grader.student import find_root, watch_course
+from grader.student import watch_course
+from grader.workingcopy import find_root
 
 
 def run(working_copy, *args):
