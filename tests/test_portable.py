@@ -22,6 +22,13 @@ CANNOT_CONTAIN = {
     "key_network": "no network namespace in portable mode",
     "key_kill_parent": "the worker's parent is the grader itself in portable mode",
     "key_child_processes": "a process that leaves the worker's session or tree can survive",
+    "busy_children": "a process that leaves the worker's session or tree can survive",
+    "key_children_memory": "no memory limit (no control group) in portable mode",
+    "read_git_history": "no namespaces: the project checkout is readable",
+    "import_reference_code": "no namespaces: the grader's own files are readable",
+    "read_from_tmp": "no private /tmp in portable mode",
+    "key_leave_in_tmp": "no private /tmp in portable mode",
+    "key_unix_socket": "no network namespace in portable mode",
 }
 
 
