@@ -26,10 +26,23 @@ def public(text: str) -> tuple[str, int]:
     expected = dict(data)
     expected["checks"] = [c for i, c in enumerate(checks) if i not in hidden]
     expected[KEY] = int(data.get(KEY) or 0) + len(hidden)
+    if isinstance(data.get("hints"), list):  # a hint may name the checks it helps with
+        gone = {checks[i].get("id") for i in hidden}
+        expected["hints"] = [_without(h, gone) for h in data["hints"]]
     cut = _cut(text, hidden, expected[KEY])
     if cut is not None and _loads(cut) == expected:
         return cut, len(hidden)
     return _dump(expected), len(hidden)
+
+
+def _without(hint, gone: set) -> object:
+    """A hint without the hidden checks among those it names (students never see them)."""
+    if not (isinstance(hint, dict) and isinstance(hint.get("checks"), list)):
+        return hint
+    hint = dict(hint, checks=[c for c in hint["checks"] if c not in gone])
+    if not hint["checks"]:
+        del hint["checks"]
+    return hint
 
 
 def _loads(text: str):

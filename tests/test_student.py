@@ -23,7 +23,21 @@ def run(working_copy, *args):
                  "--config", str(working_copy / "config.yaml"), *args])
 
 
+LATIHAN = ("manual_gradient", "custom_sigmoid", "nan_debugging", "gradient_penalty")
+
+
+def latihan_only(working_copy):
+    """The working copy cut down to the chapter's four Latihan, in their order (the course
+    view's numbers and totals below are theirs)."""
+    for folder in (working_copy / "exercises").iterdir():
+        if folder.is_dir() and folder.name not in LATIHAN:
+            shutil.rmtree(folder)
+    (working_copy / "exercises" / "ORDER").write_text("\n".join(LATIHAN) + "\n")
+    return working_copy
+
+
 def test_fresh_working_copy_shows_the_course_in_80_columns(working_copy, capsys):
+    latihan_only(working_copy)
     assert run(working_copy) == 1
     out = capsys.readouterr().out
     lines = out.splitlines()
@@ -38,6 +52,7 @@ def test_fresh_working_copy_shows_the_course_in_80_columns(working_copy, capsys)
 
 
 def test_fixing_an_exercise_makes_it_done_and_moves_next(working_copy, capsys):
+    latihan_only(working_copy)
     shutil.copyfile(SOLUTIONS / "manual_gradient.py",
                     working_copy / "exercises" / "manual_gradient" / "manual_gradient.py")
     assert run(working_copy) == 1

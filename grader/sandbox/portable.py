@@ -137,8 +137,9 @@ def child_main() -> None:
     import torch  # noqa: F401
     import torch.fx.experimental.symbolic_shapes  # noqa: F401  (see template.main)
 
-    from . import probes, worker  # noqa: F401
+    from . import probes, trap, worker  # noqa: F401
 
+    trap.alias_index()  # torch's second names for forbidden APIs, as the template does
     channel = _ChildChannel(rfd, wfd)
     wire.send(channel, {"ready": True})
     header, _ = wire.recv(channel)
@@ -150,6 +151,22 @@ def child_main() -> None:
     os.close(fd)
     worker.serve(channel, request)
     os._exit(0)
+
+
+WINDOWS_KEEP = ("SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT", "TEMP", "TMP", "USERPROFILE",
+                "LOCALAPPDATA", "APPDATA", "NUMBER_OF_PROCESSORS", "PROCESSOR_ARCHITECTURE")
+"""What Windows needs for Python and torch to start (matched without regard to case)."""
+
+
+def worker_environment() -> dict:
+    """The grader's environment as the fork mode scrubs it (no tokens, no CI variables), plus
+    what Windows needs to start a process."""
+    from .isolation import scrubbed_environment
+
+    env = scrubbed_environment(os.environ)
+    if os.name == "nt":
+        env.update({k: v for k, v in os.environ.items() if k.upper() in WINDOWS_KEEP})
+    return env
 
 
 class PortableSandbox:
@@ -169,7 +186,8 @@ class PortableSandbox:
             flags["start_new_session"] = True
         proc = subprocess.Popen([sys.executable, "-I", "-c", BOOT, ROOT],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
-                                stderr=subprocess.DEVNULL, cwd=tempfile.gettempdir(), **flags)
+                                stderr=subprocess.DEVNULL, cwd=tempfile.gettempdir(),
+                                env=worker_environment(), **flags)
         return proc, PipeChannel(proc)
 
     def start(self) -> "PortableSandbox":
