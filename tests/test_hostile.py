@@ -121,14 +121,25 @@ def listeners(tmp_path):
     ls.close()
 
 
+STARTED = time.time()
+"""When this test module was loaded: marker files older than this are another run's (a run
+on the same machine, or one killed before it could clean up), not this run's leak."""
+
+
 def leftovers() -> list[str]:
-    """Files a worker left in the grader's /tmp or /dev/shm (see key_leave_in_tmp)."""
+    """Files a worker of this run left in the grader's /tmp or /dev/shm (see key_leave_in_tmp)."""
     found = []
     for folder in ("/tmp", "/dev/shm"):
         try:
-            found += [os.path.join(folder, n) for n in os.listdir(folder) if "86420" in n]
+            names = [os.path.join(folder, n) for n in os.listdir(folder) if "86420" in n]
         except OSError:
-            pass
+            continue
+        for path in names:
+            try:
+                if os.lstat(path).st_mtime >= STARTED - 1:
+                    found.append(path)
+            except OSError:
+                pass
     return found
 
 
