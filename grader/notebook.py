@@ -44,11 +44,6 @@ def load(path: Path) -> tuple[str, bytes]:
     return source, source.encode("utf-8")
 
 
-def read(path: Path) -> str:
-    """The Python source of an exercise's file: the file itself, or a notebook's code cells."""
-    return load(path)[0]
-
-
 def _cell_text(cell: dict) -> str:
     src = cell.get("source", "")
     if isinstance(src, list) and all(isinstance(s, str) for s in src):

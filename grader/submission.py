@@ -138,11 +138,6 @@ class SourceError(Exception):
         self.line, self.encoding, self.reason = line, encoding, reason
 
 
-def read_source(path: Path) -> str:
-    """The text of a Python file (read with read_capped), decoded as decode_source does."""
-    return decode_source(read_capped(path))
-
-
 def decode_source(data: bytes) -> str:
     """Source bytes decoded as Python decodes a file it imports (tokenize.open): a UTF-8 BOM,
     a `# -*- coding: ... -*-` line, else UTF-8; newlines normalised. Raises SourceError with

@@ -6,7 +6,7 @@ import pytest
 
 from conftest import SOLUTIONS
 from grader.grading import grade_exercise
-from grader.submission import SourceError, near_misses, read_source
+from grader.submission import SourceError, decode_source, near_misses
 
 KEY = (SOLUTIONS / "manual_gradient.py").read_text(encoding="utf-8")
 
@@ -21,7 +21,7 @@ KEY = (SOLUTIONS / "manual_gradient.py").read_text(encoding="utf-8")
 def test_read_source_decodes_as_python_does(tmp_path, raw, text):
     path = tmp_path / "a.py"
     path.write_bytes(raw)
-    assert read_source(path) == text
+    assert decode_source(path.read_bytes()) == text
 
 
 @pytest.mark.parametrize("raw, line, encoding", [
@@ -33,7 +33,7 @@ def test_an_undecodable_file_names_its_line_and_encoding(tmp_path, raw, line, en
     path = tmp_path / "a.py"
     path.write_bytes(raw)
     with pytest.raises(SourceError) as err:
-        read_source(path)
+        decode_source(path.read_bytes())
     assert (err.value.line, err.value.encoding) == (line, encoding)
     assert err.value.reason
 
