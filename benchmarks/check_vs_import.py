@@ -101,15 +101,20 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--no-cold", action="store_true", help="skip the fresh-copy runs")
     parser.add_argument("--no-watch", action="store_true", help="skip the watch measurement")
+    parser.add_argument("--before", type=Path, metavar="TREE",
+                        help="also time the check in another tree (e.g. `git archive` of an "
+                             "older commit), alternately, for a before/after in one run")
     parser.add_argument("ids", nargs="*")
     args = parser.parse_args()
     baseline = [sys.executable, "-c", "import torch, hypothesis"]
     check = [sys.executable, "-m", "grader", "check", *args.ids, "--submission", "solutions"]
-    base_times, warm_times, cold_times = [], [], []
+    base_times, warm_times, cold_times, before_times = [], [], [], []
     timed(check)  # the first in-place run fills the caches: "warm" means repeated
     for _ in range(args.repeat):
         base_times.append(timed(baseline))
         warm_times.append(timed(check))
+        if args.before:
+            before_times.append(timed(check, cwd=args.before.resolve()))
         if not args.no_cold:
             with tempfile.TemporaryDirectory(prefix="grader-cold-") as tmp:
                 copy = fresh_copy(Path(tmp) / "clone")  # and an empty cache of its own
@@ -118,6 +123,8 @@ def main() -> None:
     floor = statistics.median(base_times)
     print(f"{'import torch, hypothesis':<26}: median {floor:6.2f} s  (the floor; "
           f"{', '.join(f'{t:.2f}' for t in base_times)})")
+    if before_times:
+        print(line("before: check, warm", before_times, floor, 1.5))
     print(line("check solutions, warm", warm_times, floor, 1.5))
     if cold_times:
         print(line("check solutions, cold", cold_times, floor, 3))
