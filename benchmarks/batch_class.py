@@ -1,13 +1,19 @@
 """Build a class of submissions from solutions/ and time `grader batch` on it.
 
     python benchmarks/batch_class.py [--size 100] [--jobs 2] [--exercises ID ...] [--twice]
+                                     [--correct] [--memory 10,200]
 
 The class: copies of the answer key and of the variants, every known-wrong mutant, empty and
-broken submissions; every fifth student answers everything right, the others about half. The script times the
-batch and, in the same run, one `python -m grader check --submission solutions` of the same
-exercises, so the ratio means something on a machine shared with other work. It then parses
-every output (JSON, CSV, JUnit XML with a real parser, the Gradescope files), and with --twice
-grades the class again and compares the outputs byte for byte.
+broken submissions; every fifth student answers everything right, the others about half
+(--correct: every student answers everything right, with the answer key or a variant). The
+script times the batch and, in the same run, `python -c "import torch, hypothesis"` (the floor
+of issue 15's targets) and one `python -m grader check --submission solutions` of the same
+exercises, so the ratios mean something on a machine shared with other work. It prints the
+batch's wall time per submission over the floor (targets: at most 0.2x for a correct class,
+0.4x for a mixed one) and the batch parent's peak RSS. It then parses every output (JSON, CSV,
+JUnit XML with a real parser, the Gradescope files), and with --twice grades the class again and
+compares the outputs byte for byte. --memory A,B grades classes of A and B submissions instead
+and compares the parent's peak RSS (target: B=200 within 100 MB of A=10).
 """
 
 from __future__ import annotations
@@ -44,7 +50,7 @@ def exercise_ids(chosen: list[str] | None) -> list[str]:
     return sorted(found, key=lambda i: (order.index(i) if i in order else len(order), i))
 
 
-def build(root: Path, size: int, ids: list[str]) -> dict[str, int]:
+def build(root: Path, size: int, ids: list[str], correct: bool = False) -> dict[str, int]:
     """Write `size` submissions under root; returns how many of each sort."""
     pools = {}
     for ex in ids:
@@ -56,10 +62,10 @@ def build(root: Path, size: int, ids: list[str]) -> dict[str, int]:
     for i in range(size):
         sub = root / f"student{i:03d}"
         sub.mkdir(parents=True)
-        if i % 25 == 24:  # an empty folder: every exercise missing
+        if i % 25 == 24 and not correct:  # an empty folder: every exercise missing
             counts["empty"] += 1
             continue
-        if i % 25 == 23:
+        if i % 25 == 23 and not correct:
             counts["broken"] += 1
             for ex in ids:
                 (sub / f"{ex}.py").write_text(BROKEN[kinds[(i // 25) % len(kinds)]])
@@ -69,8 +75,8 @@ def build(root: Path, size: int, ids: list[str]) -> dict[str, int]:
             right, wrong = pools[ex]
             # Every fifth student gets everything right; the others about half, cycling
             # through every variant and mutant.
-            correct = i % 5 == 0 or (i + j) % 2 == 0
-            pick = (right[(i + j) % len(right)] if correct or not wrong
+            right_one = correct or i % 5 == 0 or (i + j) % 2 == 0
+            pick = (right[(i + j) % len(right)] if right_one or not wrong
                     else wrong[(i * 7 + j) % len(wrong)])
             target = sub / ("src" if i % 3 == 0 else ".") / f"{ex}.py"  # some nest their files
             target.parent.mkdir(exist_ok=True)
@@ -82,6 +88,35 @@ def timed(cmd: list[str]) -> tuple[float, subprocess.CompletedProcess]:
     started = time.monotonic()
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     return time.monotonic() - started, proc
+
+
+def timed_rss(cmd: list[str]) -> tuple[float, subprocess.CompletedProcess, float | None]:
+    """Like timed, plus the process's own peak RSS in MB (VmHWM, Linux; its workers aside)."""
+    started = time.monotonic()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=err)
+        peak = None
+        status = Path(f"/proc/{proc.pid}/status")
+        while proc.poll() is None:
+            try:
+                for row in status.read_text().splitlines():
+                    if row.startswith("VmHWM:"):
+                        peak = int(row.split()[1]) / 1024
+            except (OSError, ValueError, IndexError):
+                pass
+            time.sleep(0.2)
+        elapsed = time.monotonic() - started
+        out.seek(0)
+        err.seek(0)
+        done = subprocess.CompletedProcess(cmd, proc.returncode, out.read().decode(errors="replace"),
+                                           err.read().decode(errors="replace"))
+    return elapsed, done, peak
+
+
+def floor_seconds(repeat: int = 3) -> float:
+    """The median time of `python -c "import torch, hypothesis"`."""
+    times = [timed([sys.executable, "-c", "import torch, hypothesis"])[0] for _ in range(repeat)]
+    return sorted(times)[len(times) // 2]
 
 
 def check_outputs(out: Path, size: int) -> dict:
@@ -105,6 +140,30 @@ def check_outputs(out: Path, size: int) -> dict:
             doc["submissions"][0]["max_score"]}
 
 
+def memory(work: Path, args, ids: list[str]) -> int:
+    """Peak RSS of the batch parent for two class sizes (the target: within 100 MB)."""
+    sizes = [int(n) for n in args.memory.split(",")]
+    report = {"exercises": ids, "jobs": args.jobs, "peak_rss_mb": {}, "seconds": {}}
+    for size in sizes:
+        counts = build(work / f"class{size}", size, ids, args.correct)
+        seconds, run, peak = timed_rss(
+            [sys.executable, "-m", "grader", "batch", str(work / f"class{size}"), "--jobs",
+             str(args.jobs), "--exercises", *ids, "--out", str(work / f"out{size}")])
+        if run.returncode != 0:
+            print(run.stdout[-3000:], run.stderr[-3000:], file=sys.stderr)
+            raise SystemExit(f"batch exited {run.returncode}")
+        report["peak_rss_mb"][size] = peak and round(peak, 1)
+        report["seconds"][size] = round(seconds, 1)
+        report.setdefault("class", {})[size] = counts
+    peaks = list(report["peak_rss_mb"].values())
+    if None not in peaks:
+        grew = peaks[-1] - peaks[0]
+        report["growth_mb"] = round(grew, 1)
+        report["target"] = f"<= 100 MB ({'met' if grew <= 100 else 'not met'})"
+    print(json.dumps(report, indent=2))
+    return 0
+
+
 def files(folder: Path) -> dict:
     return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
@@ -115,27 +174,41 @@ def main() -> int:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--exercises", nargs="+", metavar="ID")
     p.add_argument("--twice", action="store_true", help="grade again and compare the outputs")
+    p.add_argument("--correct", action="store_true",
+                   help="every student answers everything right (target 0.2x the floor)")
+    p.add_argument("--memory", metavar="A,B",
+                   help="grade classes of A and B submissions and compare the parent's peak RSS")
     p.add_argument("--keep", type=Path, help="build the class here and keep it (default: a "
                                              "temporary folder)")
     args = p.parse_args()
     ids = exercise_ids(args.exercises)
     work = args.keep or Path(tempfile.mkdtemp(prefix="grader-class-"))
     try:
-        counts = build(work / "class", args.size, ids)
+        if args.memory:
+            return memory(work, args, ids)
+        counts = build(work / "class", args.size, ids, args.correct)
         batch = [sys.executable, "-m", "grader", "batch", str(work / "class"), "--jobs",
                  str(args.jobs), "--exercises", *ids, "--out"]
+        floor = floor_seconds()
         check_s, check = timed([sys.executable, "-m", "grader", "check", *ids,
                                 "--submission", str(SOLUTIONS)])
-        batch_s, run = timed(batch + [str(work / "out1")])
+        batch_s, run, peak = timed_rss(batch + [str(work / "out1")])
         if run.returncode != 0:
             print(run.stdout[-3000:], run.stderr[-3000:], file=sys.stderr)
             raise SystemExit(f"batch exited {run.returncode}")
+        target = 0.2 if args.correct else 0.4
+        per = batch_s / args.size / floor
         report = {"exercises": ids, "submissions": args.size, "class": counts,
                   "jobs": args.jobs, "batch_seconds": round(batch_s, 1),
                   "submissions_per_minute": round(60 * args.size / batch_s, 1),
+                  "import_floor_seconds": round(floor, 2),
+                  "per_submission_over_floor": round(per, 2),
+                  "target": f"<= {target}x ({'met' if per <= target else 'not met'})",
                   "check_solutions_seconds": round(check_s, 1),
+                  "check_over_floor": round(check_s / floor, 1),
                   "check_exit_code": check.returncode,
                   "batch_over_check": round(batch_s / check_s, 1),
+                  "parent_peak_rss_mb": peak and round(peak, 1),
                   "outputs": check_outputs(work / "out1", args.size)}
         if args.twice:
             again_s, _ = timed(batch + [str(work / "out2")])

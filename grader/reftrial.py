@@ -35,6 +35,17 @@ def draw_one(exercise: Exercise, check: Check) -> dict:
     return drawn[0]
 
 
+def try_references_once(exercise: Exercise, display: str, spec_bytes: bytes) -> None:
+    """try_references, skipped when these very spec bytes passed it with this code before
+    (speccache: the trial's outcome depends on nothing else)."""
+    from . import speccache
+
+    if speccache.tried(spec_bytes):
+        return
+    try_references(exercise, display)
+    speccache.remember(spec_bytes)
+
+
 def try_references(exercise: Exercise, display: str) -> None:
     """Evaluate the expectation of every check once per dtype it draws; raise SpecError at
     the reference's `expr` line when that fails."""

@@ -372,16 +372,18 @@ def load(path: Path, root: Path | None = None) -> Exercise:
             raise node.error("tolerances", f"expected dtype: {{rtol: .., atol: ..}}, got {dt!r}")
         tol.reject_unknown({"rtol", "atol"})
         tolerances[dt] = (float(tol.get_typed("rtol", float)), float(tol.get_typed("atol", float)))
+    spec_bytes = path.read_bytes()
     exercise = Exercise(
         id=ex_id, file=file, title=text(node, "title"), instructions=text(node, "instructions"),
         topics=tuple(str(t) for t in topics), hints=tuple(hints), references=refs, dims=dims,
         checks=tuple(checks), path=path,
-        spec_hash=hashlib.sha256(path.read_bytes()).hexdigest()[:16], tolerances=tolerances,
+        spec_hash=hashlib.sha256(spec_bytes).hexdigest()[:16], tolerances=tolerances,
         hidden_checks=_count(node, "hidden_checks"),
     )
-    from .reftrial import try_references
+    from .reftrial import try_references_once
 
-    try_references(exercise, display)  # a typo is the author's error now, not every student's
+    # A typo is the author's error now, not every student's; a passed trial is remembered.
+    try_references_once(exercise, display, spec_bytes)
     return exercise
 
 

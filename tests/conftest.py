@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
+import os
 import shutil
 import subprocess
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -13,6 +16,12 @@ from grader import spec as spec_mod
 from grader.config import Config
 from grader.grading import grade
 from grader.sandbox.client import Sandbox
+
+# A cache of passed reference trials of this run only (subprocesses inherit it): the first load
+# of each spec in a run is really tried, and the user's own cache is left alone.
+_CACHE = tempfile.mkdtemp(prefix="grader-cache-tests-")
+os.environ["GRADER_CACHE"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
 
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = ROOT / "exercises"

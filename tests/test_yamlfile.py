@@ -54,3 +54,37 @@ def test_unknown_keys_list_the_known_ones(tmp_path):
     node = load(tmp_path, "a: 1\nzzz: 2\n")
     with pytest.raises(SpecError, match="line 2, zzz: unknown key; expected one of: a, b"):
         node.reject_unknown({"a", "b"})
+
+
+def _same(a, b):
+    """Equal values, types, files, lines and paths, all the way down."""
+    assert type(a) is type(b) and a == b
+    for attr in ("file", "line", "lines", "path"):
+        assert getattr(a, attr, None) == getattr(b, attr, None), attr
+    if isinstance(a, dict):
+        for key in a:
+            _same(a[key], b[key])
+    elif isinstance(a, list):
+        for x, y in zip(a, b):
+            _same(x, y)
+
+
+@pytest.mark.skipif(yamlfile._CLoader is None, reason="PyYAML without libyaml")
+def test_libyaml_reads_every_course_spec_as_the_python_loader_does(monkeypatch):
+    from conftest import EXERCISES
+
+    paths = sorted(EXERCISES.glob("*/exercise.yaml"))
+    fast = [yamlfile.load(p) for p in paths]
+    monkeypatch.setattr(yamlfile, "_CLoader", None)
+    for p, node in zip(paths, fast):
+        _same(node, yamlfile.load(p))
+
+
+@pytest.mark.parametrize("text", ["a: [1, 2\n", "a: 1\n  b: 2\n", "a: 1\na: 2\n", "- 1\n", ""])
+def test_errors_read_the_same_with_and_without_libyaml(tmp_path, monkeypatch, text):
+    with pytest.raises(SpecError) as fast:
+        load(tmp_path, text)
+    monkeypatch.setattr(yamlfile, "_CLoader", None)
+    with pytest.raises(SpecError) as slow:
+        load(tmp_path, text)
+    assert str(fast.value) == str(slow.value)
