@@ -50,6 +50,9 @@ def _parser() -> argparse.ArgumentParser:
                             "(default: grader-plots/; needs matplotlib)")
     for q in (check, p):
         q.add_argument("--lang", choices=config_mod.LANGUAGES, help="language of the report")
+        q.add_argument("--fresh", action="store_true", default=argparse.SUPPRESS,
+                       help="grade every exercise again, even those whose file has not "
+                            "changed since the last run")
     lst = sub.add_parser("list", help="list the exercises")
     lst.add_argument("--lang", choices=config_mod.LANGUAGES)
     hint = sub.add_parser("hint", help="show the next hint of an exercise (one at a time)")
@@ -149,7 +152,10 @@ def main(argv=None) -> int:
         if args.command in (None, "check", "validate", "watch"):
             from .sandbox.client import Sandbox
 
-            sandbox = Sandbox().start()  # imports torch while the specs load
+            sandbox = Sandbox()
+            if args.command in ("validate", "watch") or getattr(args, "fresh", False):
+                sandbox.start()  # imports torch while the specs load
+            # else grade() starts it once it knows that a file changed (grader.verdicts)
         code = _run(args, console, sandbox)
         sys.stdout.flush()  # a closed pipe shows here, not in Python's flush at exit
         return code
@@ -257,7 +263,8 @@ def _course(args, config, lang, exercises, sandbox, console) -> int:
         raise GraderError(f"exercises directory not found: {args.exercises_dir}")
     result = show_course(directory=args.exercises_dir, exercises=exercises, config=config,
                          sandbox=sandbox, lang=lang, console=console,
-                         state_root=args.exercises_dir.parent)
+                         state_root=args.exercises_dir.parent,
+                         remember=not getattr(args, "fresh", False))
     return 0 if result.full_marks else 1
 
 
@@ -273,6 +280,7 @@ def _check(args, config, lang, exercises, sandbox, console) -> int:
                             "submission directory")
     json_path = _json_target(getattr(args, "json", None))
     result = grade(submission_dir=submission, exercises=chosen, config=config, sandbox=sandbox,
+                   remember=not getattr(args, "fresh", False),
                    on_exercise=lambda e: console.print(terminal.exercise_panel(e, lang)))
     if args.plot is not None:
         _plot(args, result, chosen, submission, config, sandbox, lang, console)

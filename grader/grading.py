@@ -16,7 +16,8 @@ from hypothesis import given
 from hypothesis import seed as hseed
 from hypothesis.errors import Flaky
 
-from . import __version__, confirm, notebook, safetext, strategies, submission
+from . import (__version__, confirm, examples, notebook, safetext, strategies, submission,
+               verdicts)
 from .checks import KINDS
 from .checks.base import Judging, Verdict
 from .config import Config
@@ -43,15 +44,24 @@ def environment(config: Config, exercises: list[Exercise]) -> dict:
 
 def grade(*, submission_dir: Path, exercises: list[Exercise], config: Config,
           sandbox: Sandbox, name: str | None = None, include_hidden: bool = False,
-          on_exercise=None) -> SubmissionResult:
-    """Grade every exercise of one submission directory."""
+          on_exercise=None, remember: bool = False) -> SubmissionResult:
+    """Grade every exercise of one submission directory. remember=True (a student's own runs,
+    never a grade) shows the kept verdict of an exercise whose file has not changed
+    (grader.verdicts) and keeps new ones."""
     torch.set_num_threads(1)  # references are small; threads only add contention (batch: jobs)
     results = []
-    for exercise in exercises:
-        result = grade_exercise(exercise=exercise, submission_dir=Path(submission_dir),
-                                config=config, sandbox=sandbox, include_hidden=include_hidden)
-        # Everything reported passes through here: messages and source lines made safe.
-        result = safetext.scrub(result)
+    keys = [verdicts.key(e, Path(submission_dir), config, include_hidden) if remember else None
+            for e in exercises]
+    kept = [verdicts.recall(k) for k in keys]
+    if any(r is None for r in kept):
+        sandbox.warm()
+    for exercise, key, result in zip(exercises, keys, kept):
+        if result is None:
+            result = grade_exercise(exercise=exercise, submission_dir=Path(submission_dir),
+                                    config=config, sandbox=sandbox, include_hidden=include_hidden)
+            # Everything reported passes through here: messages and source lines made safe.
+            result = safetext.scrub(result)
+            verdicts.keep(key, result)
         results.append(result)
         if on_exercise:
             on_exercise(result)
@@ -261,43 +271,76 @@ def pre_judge(check: Check, reply: dict) -> Verdict | None:
     return None
 
 
+def judged(exercise: Exercise, check: Check, kind, inputs: dict, reply: dict, values: dict,
+           memo: dict | None = None) -> Verdict | None:
+    """The verdict on one example's reply: None when it passes."""
+    verdict = pre_judge(check, reply)
+    if verdict is not None:
+        return kind.frame(Judging(exercise, check, inputs), verdict)
+    try:
+        return kind.judge(Judging(exercise, check, inputs, memo=memo), reply, values)
+    except SpecBug:
+        raise
+    except (TypeError, KeyError, IndexError, AttributeError, ValueError) as exc:
+        # Well-behaved workers always send the probe's fields: a reply this kind cannot
+        # read came from code that tampered with the worker.
+        return Verdict("error", both(
+            "Data dari proses pekerja tidak dapat dibaca ({e}); apakah kodenya mengubah "
+            "grader atau torch?", "The worker's data cannot be read ({e}); does the code "
+            "tamper with the grader or torch?", e=f"{type(exc).__name__}: {exc}"[:200]))
+
+
+def replayed(session: Session, exercise: Exercise, check: Check, kind, drawn) -> int:
+    """How many of the check's drawn examples (grader.examples) pass, in order, before the
+    first that fails (all of them: the check passes)."""
+    copies = [drawn.example(i) for i in range(len(drawn.inputs))]
+    for i, reply, values in session.stream(check, kind, copies):
+        try:
+            if judged(exercise, check, kind, copies[i], reply, values, drawn.memo[i]):
+                return i
+        except SpecBug:  # hypothesis shrinks it and says so, as without replay
+            return i
+    return len(copies)
+
+
 def run_check(session: Session, exercise: Exercise, check: Check, config: Config) -> CheckResult:
     kind = KINDS[check.kind]
     last: dict = {}
+    seed = strategies.seed_for(config.seed, exercise, check)
+    count = check.examples or config.examples
+    drawn = examples.examples(exercise, check, kind, count, seed) if examples.enabled() else None
+    passed = {"known": 0, "calls": 0}
 
     def prop(inputs):
+        call = passed["calls"]
+        passed["calls"] += 1
+        if call < passed["known"] and examples.same(inputs, drawn.inputs[call]):
+            return  # replay saw this very example pass: hypothesis goes on to the next
         reply, values = session.call(check, kind, inputs)
-        verdict = pre_judge(check, reply)
-        if verdict is not None:
-            verdict = kind.frame(Judging(exercise, check, inputs), verdict)
-        else:
-            try:
-                verdict = kind.judge(Judging(exercise, check, inputs), reply, values)
-            except SpecBug:
-                raise
-            except (TypeError, KeyError, IndexError, AttributeError, ValueError) as exc:
-                # Well-behaved workers always send the probe's fields: a reply this kind cannot
-                # read came from code that tampered with the worker.
-                verdict = Verdict("error", both(
-                    "Data dari proses pekerja tidak dapat dibaca ({e}); apakah kodenya mengubah "
-                    "grader atau torch?", "The worker's data cannot be read ({e}); does the code "
-                    "tamper with the grader or torch?", e=f"{type(exc).__name__}: {exc}"[:200]))
+        verdict = judged(exercise, check, kind, inputs, reply, values)
         if verdict is not None:
             last["failure"] = Failed(verdict, inputs)
             last.setdefault("first", inputs)
             raise last["failure"]
 
     test = given(kind.strategy(exercise, check))(prop)
-    test = strategies.profile(check.examples or config.examples)(test)
-    test = hseed(strategies.seed_for(config.seed, exercise, check))(test)
+    test = strategies.profile(count)(test)
+    test = hseed(seed)(test)
     try:
+        if drawn is not None:
+            try:
+                passed["known"] = replayed(session, exercise, check, kind, drawn)
+            finally:
+                examples.save(drawn)
+            if passed["known"] == len(drawn.inputs):
+                return _row(check, None)
+        # A failure: hypothesis draws the same examples, meets it and shrinks it.
         test()
     except Failed as failure:
         output = session.last_output  # what the failing call printed, before confirm's calls
         verdict = confirm.confirmed(
             session=session, exercise=exercise, check=check, kind=kind, verdict=failure.verdict,
-            shrunk=failure.inputs, first=last.get("first"),
-            seed=strategies.seed_for(config.seed, exercise, check))
+            shrunk=failure.inputs, first=last.get("first"), seed=seed)
         return _row(check, verdict, counterexample(check, failure.inputs), output)
     except WorkerLost as lost:
         if lost.kind == "exercise_timeout" and "failure" in last:

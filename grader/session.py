@@ -7,8 +7,10 @@ again), so one bad call costs that check, not the rest of the exercise.
 from __future__ import annotations
 
 import os
+import socket
 import stat
 import time
+from collections import deque
 from dataclasses import dataclass, field
 
 from . import safetext, wire
@@ -19,6 +21,11 @@ from .spec import Check, Exercise
 
 # Reply fields holding encoded values; a new probe puts its values under "data".
 DATA_KEYS = ("outs", "grads", "args_after", "data")
+WINDOW = 16
+"""Requests a stream keeps in flight to one worker."""
+WINDOW_BYTES = 64 * 1024
+"""Request bytes a stream keeps in flight: well inside a socket's buffer, so that the grader
+never blocks sending while the worker blocks replying."""
 OUTPUT_SHOWN = 2000
 """Characters of what a student's call printed that a result keeps."""
 
@@ -97,39 +104,107 @@ class Session:
             raise ImportFailure("tampered", error={"names": [str(n) for n in header["tampered"]]})
         self.worker = worker
 
-    def call(self, check: Check, kind, inputs: dict) -> tuple[dict, dict]:
-        """Run the kind's probe on one example; returns the reply header and decoded values."""
-        if self.remaining() <= 0:
-            raise WorkerLost("exercise_timeout")
-        self.start()
+    def _request(self, check: Check, kind, inputs: dict) -> tuple[dict, wire.Encoder, float]:
+        """The probe request for one example, and the seconds its call may take."""
         enc = wire.Encoder()
         header = {"op": "call", "fn": check.function,
                   "args": [enc.value(inputs[a.name]) for a in check.args if a.name in inputs],
                   "forbid": self.forbidden_for(check.function or "")}
         header.update(kind.request(check, inputs, enc))
+        return header, enc, self.config.time_per_call * max(1, int(header.get("repeat", 1)))
+
+    def call(self, check: Check, kind, inputs: dict) -> tuple[dict, dict]:
+        """Run the kind's probe on one example; returns the reply header and decoded values."""
+        if self.remaining() <= 0:
+            raise WorkerLost("exercise_timeout")
+        self.start()
+        header, enc, limit = self._request(check, kind, inputs)
         self.in_flight = inputs
-        timeout = min(self.config.time_per_call * max(1, int(header.get("repeat", 1))),
-                      self.remaining())
+        timeout = min(limit, self.remaining())
         mark = self._output_size()
         try:
             reply, dec = self.worker.request(header, enc, max(timeout, 0.05))
         except WorkerLost as lost:
-            self.last_output = self._output_since(mark)
-            self.worker = None
-            if lost.kind == "timeout" and self.remaining() <= 0:
-                raise WorkerLost("exercise_timeout") from None
-            raise
+            raise self._lost(lost, mark) from None
+        return reply, self._values(check, reply, dec, mark)
+
+    def _lost(self, lost: WorkerLost, mark: int) -> WorkerLost:
+        self.last_output = self._output_since(mark)
+        self.worker = None
+        if lost.kind == "timeout" and self.remaining() <= 0:
+            return WorkerLost("exercise_timeout")
+        return lost
+
+    def _values(self, check: Check, reply: dict, dec, mark: int | None) -> dict:
+        """The reply's decoded values; last_output is what the call printed after `mark`
+        (None: not read, for a stream, whose failures are graded again by call())."""
         try:
             values = {key: dec.value(reply[key]) if key in reply else None
                       for key in DATA_KEYS}
         except (wire.WireError, ValueError, TypeError, RuntimeError, RecursionError) as exc:
             self.close()
             raise WorkerLost("protocol", str(exc)[:200]) from None
-        self.last_output = self._output_since(mark)
+        if mark is not None:
+            self.last_output = self._output_since(mark)
         values["graph"] = reply.get("graph") if isinstance(reply.get("graph"), dict) else {}
         if reply.get("forbidden"):
             self.hits.setdefault(check.function, set()).add(str(reply["forbidden"])[:200])
-        return reply, values
+        return values
+
+    def stream(self, check: Check, kind, examples):
+        """call() on each example in turn, yielding (index, reply, values) in order, with up to
+        WINDOW requests in flight: the worker computes the next answer while the grader judges
+        this one. Each call keeps its own time limit, counted from when the worker could start
+        it (the previous reply, or its request if later), as one call at a time would.
+        `examples` is a sequence of inputs. Stopping early (a failure) ends the worker, which may
+        still be answering requests that were not wanted: the next call starts a fresh one."""
+        self.start()
+        worker = self.worker
+        pending: deque = deque()  # (index, bytes, limit, sent at)
+        queued = 0
+        nxt = 0
+        ready = time.monotonic()  # when the worker could start the oldest pending request
+        mark = self._output_size()
+        finished = False
+        try:
+            while nxt < len(examples) or pending:
+                while nxt < len(examples) and len(pending) < WINDOW:
+                    if self.remaining() <= 0:
+                        raise WorkerLost("exercise_timeout")
+                    header, enc, limit = self._request(check, kind, examples[nxt])
+                    frame = enc.frame(header)
+                    if pending and queued + len(frame) > WINDOW_BYTES:
+                        break
+                    self._send(worker, frame, mark)
+                    pending.append((nxt, len(frame), limit, time.monotonic()))
+                    queued += len(frame)
+                    nxt += 1
+                index, size, limit, sent = pending[0]
+                self.in_flight = examples[index]
+                began = max(ready, sent)
+                timeout = min(limit - (time.monotonic() - began), self.remaining())
+                try:
+                    reply, dec = worker.receive(max(timeout, 0.05))
+                except WorkerLost as lost:
+                    raise self._lost(lost, mark) from None
+                ready = time.monotonic()
+                pending.popleft()
+                queued -= size
+                values = self._values(check, reply, dec, None)
+                at = reply.get("output_at")
+                mark = at if type(at) is int and mark <= at else self._output_size()
+                yield index, reply, values
+            finished = True
+        finally:
+            if not finished and self.worker is worker and pending:
+                self.close()  # it owes answers nobody will read
+
+    def _send(self, worker: Worker, frame: bytes, mark: int) -> None:
+        try:
+            worker.sock.settimeout(self.config.time_per_call)
+            worker.sock.sendall(frame)
+        except (OSError, socket.timeout):
+            raise self._lost(worker._lost("exit"), mark) from None
 
     def _output_file(self):
         """The worker's output file, opened safely: the scratch folder belongs to the student's

@@ -32,11 +32,13 @@ def _files(exercises: list[Exercise]) -> dict[str, str]:
 
 
 def show_course(*, directory: Path, exercises: list[Exercise], config, sandbox, lang: str,
-                console: Console, state_root: Path | None, ran_at: datetime | None = None):
+                console: Console, state_root: Path | None, ran_at: datetime | None = None,
+                remember: bool = True):
     """Grade the working copy, count failed runs for hints, and print the course view.
-    Returns the SubmissionResult."""
+    Returns the SubmissionResult. remember: show kept verdicts of unchanged files
+    (grader.verdicts)."""
     result = grade(submission_dir=directory, exercises=exercises, config=config,
-                   sandbox=sandbox)
+                   sandbox=sandbox, remember=remember)
     if state_root is not None:
         progress = Progress.of(state_root)
         progress.record_run(result)
@@ -124,7 +126,7 @@ def watch_course(*, directory: Path, exercises: list[Exercise], config, sandbox,
 
     def regrade(batch):
         result = grade(submission_dir=directory, exercises=batch, config=config,
-                       sandbox=sandbox)
+                       sandbox=sandbox, remember=True)
         if state_root is not None:
             progress = Progress.of(state_root)
             progress.record_run(result)

@@ -208,7 +208,8 @@ def recv(sock: socket.socket, deadline: float | None = None) -> tuple[dict, byte
 # The types of the reply fields the grader reads itself (each probe's own fields are read by
 # its kind, which treats a reply it cannot read as the worker's fault).
 REPLY_FIELDS = {"ok": bool, "ready": bool, "phase": str, "error": dict, "import_error": dict,
-                "forbidden": (str, type(None)), "tampered": list, "graph": dict}
+                "forbidden": (str, type(None)), "tampered": list, "graph": dict,
+                "output_at": int}
 
 
 def check_reply(header: dict) -> dict:

@@ -34,6 +34,19 @@ class Judging:
     confirmed: frozenset | None = None
     """The named mistakes (see Kind.candidates) the answer matched on every failing example
     tried; None before that is known. A kind names only these."""
+    memo: dict | None = None
+    """What kinds remembered about this example (grader.examples), when it is a replayed one:
+    the same for every submission, so a reference is computed once per example, not once per
+    submission."""
+
+    def remember(self, name: str, compute):
+        """compute(), or what it gave for this example before. The value is shared by every
+        submission graded on the example: it must not be changed by whoever uses it."""
+        if self.memo is None:
+            return compute()
+        if name not in self.memo:
+            self.memo[name] = compute()
+        return self.memo[name]
 
     @property
     def tolerances(self) -> dict:

@@ -64,7 +64,8 @@ class Vjp(Kind):
         """The reference gradients by argument name."""
         names = wrt_names(expect.wrt)
         flat = dataclasses.replace(expect, wrt=tuple(names))
-        return dict(zip(names, refs.expected(flat, ctx.exercise.references, ctx.inputs)))
+        return ctx.remember("by_name:" + repr(flat), lambda: dict(zip(
+            names, refs.expected(flat, ctx.exercise.references, ctx.inputs))))
 
     def _grads(self, ctx, values):
         names = wrt_names(ctx.check.expect.wrt)

@@ -104,7 +104,7 @@ class NanSource(_RecipeKind):
         recipe = ctx.inputs["recipe"]
         tensors = [ctx.inputs[a.name] for a in ctx.check.args]
         try:
-            want = recipes.first_nan_node(recipe, tensors)
+            want = ctx.remember("first_nan", lambda: recipes.first_nan_node(recipe, tensors))
         except Exception as exc:
             raise SpecBug(f"torch's anomaly detection failed on {recipe}: {exc}") from exc
         runs = self.runs(values)

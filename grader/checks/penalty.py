@@ -31,7 +31,8 @@ def _lam(ctx: Judging) -> float:
 
 def _reference(ctx: Judging) -> Reference:
     i = ctx.inputs
-    return reference(i["critic"], i["real"], i["fake"], i["alpha"], _lam(ctx))
+    return ctx.remember("penalty", lambda: reference(i["critic"], i["real"], i["fake"],
+                                                     i["alpha"], _lam(ctx)))
 
 
 def diagnose(ctx: Judging, ref: Reference, got: float) -> Text | None:

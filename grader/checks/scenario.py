@@ -96,7 +96,7 @@ class Scenario(Kind):
             "backward": bool(opts.get("backward")), "upstream": opts.get("upstream")}}
 
     def judge(self, ctx: Judging, reply, values):
-        want = expected(ctx.check, ctx.inputs)
+        want = ctx.remember("scenario", lambda: expected(ctx.check, ctx.inputs))
         got = values["data"]
         fn = ctx.check.function
         if not isinstance(got, dict):

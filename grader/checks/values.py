@@ -22,7 +22,8 @@ class Value(Kind):
             raise check.node.error("kind", f"checks of kind {self.name} need `expect:`")
 
     def judge(self, ctx: Judging, reply, values):
-        want = refs.expected(ctx.check.expect, ctx.exercise.references, ctx.inputs)
+        want = ctx.remember("want", lambda: refs.expected(
+            ctx.check.expect, ctx.exercise.references, ctx.inputs))
         found = compare(values["outs"][0], want, tolerances=ctx.tolerances)
         return Verdict("failed", mismatch(found, ctx.check.function)) if found else None
 
@@ -35,7 +36,8 @@ class ShapeDtype(Value):
     constraint = True
 
     def judge(self, ctx, reply, values):
-        want = refs.expected(ctx.check.expect, ctx.exercise.references, ctx.inputs)
+        want = ctx.remember("want", lambda: refs.expected(
+            ctx.check.expect, ctx.exercise.references, ctx.inputs))
         found = compare(values["outs"][0], want, values=False)
         return Verdict("failed", mismatch(found, ctx.check.function)) if found else None
 
@@ -50,7 +52,8 @@ class Finite(Value):
     constraint = True
 
     def judge(self, ctx, reply, values):
-        want = refs.expected(ctx.check.expect, ctx.exercise.references, ctx.inputs)
+        want = ctx.remember("want", lambda: refs.expected(
+            ctx.check.expect, ctx.exercise.references, ctx.inputs))
         found = compare(values["outs"][0], want, values=False)
         if found:
             return Verdict("failed", mismatch(found, ctx.check.function))
@@ -80,7 +83,8 @@ class Repeatable(Value):
         return dict(super().request(check, inputs, enc), repeat=int(check.options.get("repeat", 2)))
 
     def judge(self, ctx, reply, values):
-        want = refs.expected(ctx.check.expect, ctx.exercise.references, ctx.inputs)
+        want = ctx.remember("want", lambda: refs.expected(
+            ctx.check.expect, ctx.exercise.references, ctx.inputs))
         for n, out in enumerate(values["outs"], start=1):
             found = compare(out, want, tolerances=ctx.tolerances)
             if found:

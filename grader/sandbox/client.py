@@ -93,6 +93,13 @@ class Sandbox:
         self.cgroups = None
         return self
 
+    def warm(self) -> "Sandbox":
+        """Start the template now unless it is started: it imports torch while the caller
+        goes on (spawn starts it anyway, and waits)."""
+        if self.proc is None and self.portable is None:
+            self.start()
+        return self
+
     def _wait_ready(self) -> None:
         if self.proc is None:
             self.start()

@@ -1,0 +1,173 @@
+"""Each check's examples, drawn once and replayed against every submission.
+
+With its fixed seed, hypothesis draws the same examples for every submission that passes them:
+the sequence depends on the seed, the strategy, the example count and hypothesis's version,
+never on the answer, until an example fails. So a check's examples are drawn once (by a
+property that records them and always passes) and kept, with the reference values the kinds
+compute for them (`Judging.remember`). Grading replays them against a submission
+(grader.replay); a check whose replay meets a failure is handed to hypothesis as before, which
+draws the same examples again, meets the same first failure and shrinks it: the verdict and the
+counterexample are those hypothesis gives without replay.
+
+Where they are kept: in memory for the life of the process (a class batch, `watch`), and for
+single runs (`check`, `validate`) also on disk, in speccache.folder()/examples, one file per
+check named by a hash of the grader's sources and versions (speccache), the spec's bytes, the
+check, the seed and the example count: never trusted across versions, safe to delete, and read
+read back by an unpickler that builds only tensors and a few data classes of the grader's
+(data, never code). `batch` does not read the disk: grades
+depend on nothing a worker process could have written. GRADER_REPLAY=off grades without replay
+(each check in hypothesis alone, as before).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+from hypothesis import given
+from hypothesis import seed as hseed
+
+from . import safepickle, speccache, strategies
+from .spec import Check, Exercise
+
+FORMAT = 1
+
+
+@dataclass
+class Drawn:
+    """One check's examples in hypothesis's order, and what kinds remembered about each."""
+
+    key: str
+    inputs: list[dict]
+    memo: list[dict] = field(default_factory=list)
+    saved: int = -1
+    """How many memo entries the disk copy holds (-1: none on disk)."""
+
+    def __post_init__(self):
+        if len(self.memo) != len(self.inputs):
+            self.memo = [{} for _ in self.inputs]
+
+    def example(self, i: int) -> dict:
+        """A copy of example i: a kind may change the inputs it is given, never the store's."""
+        return copy.deepcopy(self.inputs[i])
+
+    def entries(self) -> int:
+        return sum(len(m) for m in self.memo)
+
+
+_MEMORY: dict[str, Drawn] = {}
+_disk = True
+
+
+def enabled() -> bool:
+    return os.environ.get("GRADER_REPLAY", "").strip().lower() not in speccache.OFF
+
+
+def memory_only() -> None:
+    """Keep examples in this process only (batch: grades never read files a worker could have
+    written)."""
+    global _disk
+    _disk = False
+
+
+def key(exercise: Exercise, check: Check, examples: int, seed: int) -> str:
+    text = (f"{FORMAT}/{speccache._code_digest()}/{exercise.id}/{exercise.spec_hash}/"
+            f"{check.id}/{examples}/{seed}")
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def draw(exercise: Exercise, check: Check, kind, examples: int, seed: int) -> list[dict]:
+    """The examples hypothesis gives a property that passes every one, in its order."""
+    drawn: list[dict] = []
+
+    def record(inputs):
+        drawn.append(inputs)
+
+    test = given(kind.strategy(exercise, check))(record)
+    test = strategies.profile(examples)(test)
+    hseed(seed)(test)()
+    return drawn
+
+
+def examples(exercise: Exercise, check: Check, kind, examples_count: int, seed: int) -> Drawn:
+    """This check's examples: from memory, from disk, or drawn now (and kept)."""
+    k = key(exercise, check, examples_count, seed)
+    found = _MEMORY.get(k)
+    if found is None:
+        found = _load(k)
+        if found is None:
+            found = Drawn(k, draw(exercise, check, kind, examples_count, seed))
+        _MEMORY[k] = found
+    return found
+
+
+def forget() -> None:
+    """Empty the in-memory store (tests)."""
+    _MEMORY.clear()
+
+
+def _path(k: str) -> Path | None:
+    where = speccache.folder() if _disk else None
+    return None if where is None else where / "examples" / f"{k}.pickle"
+
+
+_ALLOWED = {("grader.critics", "Recipe"), ("grader.checks.penalty_ref", "DrawnCritic"),
+            ("grader.checks.penalty_ref", "Reference"), ("grader.wire", "TensorFacts")}
+"""The only classes a file of examples may name (besides tensors): data classes of the
+grader's own. Anything else makes the file unreadable, and it is drawn again."""
+
+
+def _load(k: str) -> Drawn | None:
+    path = _path(k)
+    if path is None or not path.is_file():
+        return None
+    try:
+        data = safepickle.loads(path.read_bytes(), _ALLOWED)
+        if data.get("key") != k or not isinstance(data.get("inputs"), list):
+            return None
+        drawn = Drawn(k, data["inputs"], data.get("memo") or [])
+    except Exception:  # unreadable, truncated, another format: draw again
+        return None
+    drawn.saved = drawn.entries()
+    return drawn
+
+
+def save(drawn: Drawn) -> None:
+    """Write the examples and their memo to disk when the memo grew since (best effort: a
+    value that cannot be kept is left out, a folder that cannot be written is left alone)."""
+    path = _path(drawn.key)
+    if path is None or drawn.entries() == drawn.saved:
+        return
+    memo = [{k: v for k, v in m.items() if _keepable(v)} for m in drawn.memo]
+    if safepickle.save(path, {"key": drawn.key, "inputs": drawn.inputs, "memo": memo}):
+        drawn.saved = drawn.entries()
+
+
+def _keepable(value) -> bool:
+    try:
+        safepickle.loads(safepickle.dumps(value), _ALLOWED)
+    except Exception:
+        return False
+    return True
+
+
+def same(a, b) -> bool:
+    """Whether two drawn examples are the same values in the same layout."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, torch.Tensor):
+        return (a.dtype == b.dtype and a.shape == b.shape and a.stride() == b.stride()
+                and a.storage_offset() == b.storage_offset() and torch.equal(a, b))
+    if isinstance(a, float):
+        return a == b or (a != a and b != b)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if hasattr(a, "__dataclass_fields__"):
+        return all(same(getattr(a, f), getattr(b, f)) for f in a.__dataclass_fields__)
+    return a == b
