@@ -4,6 +4,9 @@
 
 Prints, each as a median and a ratio to the import floor (issue 15's targets in brackets):
 - warm: `python -m grader check --submission solutions`, repeated in place   [<= 1.5x]
+  (unchanged files show their kept verdicts, grader/verdicts.py)
+- warm, --fresh: the same with every exercise graded again (examples and references replayed
+  from the cache, grader/examples.py)                                         [no target]
 - cold: the same in a fresh copy of the tracked files (no __pycache__, no .hypothesis) with an
   empty GRADER_CACHE (grader/speccache.py), once per repeat                  [<= 3x]
 - watch: the time from a save to one exercise's verdict in a warm process (the sandbox
@@ -66,8 +69,8 @@ exercises = spec_mod.discover(root / "exercises", root=root)
 chosen = [e for e in exercises if not ids or e.id in ids]
 sandbox = Sandbox().start()
 try:
-    grade(submission_dir=root / "solutions", exercises=chosen[:1], config=config,
-          sandbox=sandbox)  # warm-up, as watch's first run
+    grade(submission_dir=root / "solutions", exercises=chosen, config=config,
+          sandbox=sandbox)  # watch's first run: every exercise, its examples now in memory
     times = {}
     for ex in chosen:
         start = time.perf_counter()
@@ -108,11 +111,13 @@ def main() -> None:
     args = parser.parse_args()
     baseline = [sys.executable, "-c", "import torch, hypothesis"]
     check = [sys.executable, "-m", "grader", "check", *args.ids, "--submission", "solutions"]
-    base_times, warm_times, cold_times, before_times = [], [], [], []
+    fresh = check[:4] + ["--fresh"] + check[4:]
+    base_times, warm_times, fresh_times, cold_times, before_times = [], [], [], [], []
     timed(check)  # the first in-place run fills the caches: "warm" means repeated
     for _ in range(args.repeat):
         base_times.append(timed(baseline))
         warm_times.append(timed(check))
+        fresh_times.append(timed(fresh))
         if args.before:
             before_times.append(timed(check, cwd=args.before.resolve()))
         if not args.no_cold:
@@ -126,6 +131,7 @@ def main() -> None:
     if before_times:
         print(line("before: check, warm", before_times, floor, 1.5))
     print(line("check solutions, warm", warm_times, floor, 1.5))
+    print(line("check --fresh, warm", fresh_times, floor, float("inf")))
     if cold_times:
         print(line("check solutions, cold", cold_times, floor, 3))
     if not args.no_watch:

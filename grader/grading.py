@@ -55,6 +55,9 @@ def grade(*, submission_dir: Path, exercises: list[Exercise], config: Config,
     kept = [verdicts.recall(k) for k in keys]
     if any(r is None for r in kept):
         sandbox.warm()
+        if examples.enabled():  # draw while the template imports torch: that time is free
+            _draw_while(sandbox.starting, [e for e, r in zip(exercises, kept) if r is None],
+                        config, include_hidden)
     for exercise, key, result in zip(exercises, keys, kept):
         if result is None:
             result = grade_exercise(exercise=exercise, submission_dir=Path(submission_dir),
@@ -67,6 +70,19 @@ def grade(*, submission_dir: Path, exercises: list[Exercise], config: Config,
             on_exercise(result)
     return SubmissionResult(submission=safetext.name(name or Path(submission_dir).name),
                             exercises=results, environment=environment(config, exercises))
+
+
+def _draw_while(busy, exercises: list[Exercise], config: Config, include_hidden: bool) -> None:
+    """Draw the exercises' examples (grader.examples), in grading order, while busy() says
+    that the sandbox is not ready yet."""
+    for exercise in exercises:
+        for check in _visible(exercise, include_hidden):
+            if not busy():
+                return
+            kind = KINDS[check.kind]
+            if not kind.static:
+                examples.examples(exercise, check, kind, check.examples or config.examples,
+                                  strategies.seed_for(config.seed, exercise, check))
 
 
 def _visible(exercise: Exercise, include_hidden: bool) -> list[Check]:

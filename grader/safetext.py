@@ -42,6 +42,8 @@ def clean(text, limit: int = MAX_TEXT) -> str:
     newlines and tabs kept, at most `limit` characters."""
     if not isinstance(text, str):
         text = str(text)
+    elif len(text) <= limit and text.isascii() and text.isprintable():
+        return text  # the common case, with nothing to change (no control character, no \r)
     if len(text) > limit:
         text = text[:limit] + " [...]"
     text = text.replace("\r\n", "\n").replace("\r", "\n")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
 import socket
 import subprocess
@@ -99,6 +100,13 @@ class Sandbox:
         if self.proc is None and self.portable is None:
             self.start()
         return self
+
+    def starting(self) -> bool:
+        """True while the template is still importing torch (the caller may use the time)."""
+        if self.portable is not None or self.proc is None or self.ready:
+            return False
+        ready, _, _ = select.select([self.ctl], [], [], 0)
+        return not ready
 
     def _wait_ready(self) -> None:
         if self.proc is None:

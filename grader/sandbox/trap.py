@@ -138,16 +138,21 @@ class _Active:
 
 GUARDED_MODULES = ("grader.wire", "grader.sandbox")
 """The grader's code that runs in a worker (see _probe_code)."""
+_guarded_names: tuple[str, ...] | None = None
 
 
-def _probe_code() -> dict[str, int]:
+def _probe_code(rescan: bool = False) -> dict[str, int]:
     """Identities of the grader's own code loaded in the worker (the probes that observe the
     student's objects, the wire format, these traps): functions with their code, and the
     methods of its classes. A file that patches them to forge its observations is reported as
     tampering, like one that patches torch."""
+    global _guarded_names
+    if _guarded_names is None or rescan:  # the worker's first, before any student code runs
+        _guarded_names = tuple(n for n in list(sys.modules) if n.startswith(GUARDED_MODULES))
     out = {}
-    for name, module in list(sys.modules.items()):
-        if module is None or not name.startswith(GUARDED_MODULES):
+    for name in _guarded_names:  # not every module of torch, on every call
+        module = sys.modules.get(name)
+        if module is None:  # removed: its entries are missing from the new snapshot
             continue
         for attr, value in list(vars(module).items()):
             if isinstance(value, types.FunctionType):
@@ -160,10 +165,11 @@ def _probe_code() -> dict[str, int]:
     return out
 
 
-def snapshot() -> dict[str, int]:
+def snapshot(rescan: bool = False) -> dict[str, int]:
     """Identities of the guarded torch attributes and of the grader's code in the worker, to
-    notice later replacement."""
-    out = _probe_code()
+    notice later replacement. rescan: find the grader's modules again (the worker does before
+    it imports the student's file; later snapshots look at those modules only)."""
+    out = _probe_code(rescan)
     for path in GUARDED_ATTRIBUTES:
         found = resolve(path)
         out[path] = id(found[2]) if found else 0

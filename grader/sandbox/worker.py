@@ -97,7 +97,7 @@ def serve(sock: socket.socket, request: dict) -> None:
     torch.set_num_threads(1)
     trap = Trap()
     trap.install(request.get("trap", []))
-    before = snapshot()
+    before = snapshot(rescan=True)
     try:
         module = import_student(os.path.join(scratch, request["file"]), request["module"])
     except ForbiddenCall as exc:

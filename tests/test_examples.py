@@ -1,0 +1,175 @@
+"""Examples drawn once and replayed give the verdicts hypothesis gives alone, and are kept safely."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+
+import pytest
+import torch
+
+from conftest import SOLUTIONS
+from grader import examples, grading, speccache
+from grader.checks import KINDS
+from grader.grading import grade
+
+
+def _verdicts(result):
+    out = dataclasses.asdict(result)
+    for ex in out["exercises"]:
+        ex.pop("seconds", None)
+    return out
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    """An empty store with a disk folder of this test's own."""
+    monkeypatch.setenv("GRADER_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("GRADER_REPLAY", raising=False)
+    examples.forget()
+    yield tmp_path / "cache" / "examples"
+    examples.forget()
+
+
+@pytest.fixture
+def draws(monkeypatch):
+    """Counts the checks whose examples were really drawn."""
+    drawn = []
+    real = examples.draw
+
+    def counted(exercise, check, *args):
+        drawn.append((exercise.id, check.id))
+        return real(exercise, check, *args)
+
+    monkeypatch.setattr(examples, "draw", counted)
+    return drawn
+
+
+def test_same_seed_same_verdicts_with_and_without_replay(tmp_path, monkeypatch, store, draws,
+                                                         sandbox, exercises, fast_config):
+    """Every exercise: the answer key and two mutants (each a failure that hypothesis shrinks),
+    graded by hypothesis alone, then replayed from a cold store and from a warm one."""
+    subs = {"key": SOLUTIONS}
+    for ex in exercises:
+        for mutant in sorted((SOLUTIONS / "mutants" / ex).glob("*.py"))[:2]:
+            sub = tmp_path / f"{ex}-{mutant.stem}"
+            sub.mkdir()
+            (sub / f"{ex}.py").write_bytes(mutant.read_bytes())
+            subs[sub.name] = (sub, ex)
+    chosen = list(exercises.values())
+
+    def run():
+        out = {}
+        for name, where in subs.items():
+            path, ids = (where, None) if name == "key" else where
+            mine = [e for e in chosen if ids is None or e.id == ids]
+            out[name] = _verdicts(grade(submission_dir=path, exercises=mine,
+                                        config=fast_config, sandbox=sandbox, name=name))
+        return out
+
+    monkeypatch.setenv("GRADER_REPLAY", "off")
+    alone = run()
+    assert draws == []
+    monkeypatch.delenv("GRADER_REPLAY")
+    cold = run()
+    dynamic = {(e.id, c.id) for e in chosen for c in e.checks if not KINDS[c.kind].static}
+    assert set(draws) == dynamic and len(draws) == len(dynamic)  # each drawn once
+    examples.forget()  # a new process: the examples and references come from disk
+    warm = run()
+    assert len(draws) == len(dynamic)
+    assert alone == cold == warm
+    for name, result in alone.items():  # the key keeps full marks, each mutant loses points
+        assert all((e["status"] == "passed") == (name == "key") for e in result["exercises"])
+    assert sum(1 for r in alone.values() for e in r["exercises"] for c in e["checks"]
+               if c["counterexample"]) >= len(subs) - 1
+
+
+def test_a_replayed_failure_is_shrunk_by_hypothesis_from_the_same_first_example(
+        store, sandbox, exercises, fast_config, monkeypatch, tmp_path):
+    """Replay finds the first failing example; hypothesis then reuses the answers to the
+    examples before it (no worker call) and asks the worker only from the failure on."""
+    ex = exercises["manual_gradient"]
+    mutant = sorted((SOLUTIONS / "mutants" / "manual_gradient").glob("*.py"))[0]
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "manual_gradient.py").write_bytes(mutant.read_bytes())
+    calls = []
+    real = grading.Session.call
+
+    def counted(self, check, kind, inputs):
+        calls.append(check.id)
+        return real(self, check, kind, inputs)
+
+    monkeypatch.setattr(grading.Session, "call", counted)
+    result = grade(submission_dir=sub, exercises=[ex], config=fast_config, sandbox=sandbox)
+    failed = [c for c in result.exercises[0].checks if c.status == "failed"]
+    assert failed and all(c.counterexample for c in failed)
+    passed = [c for c in result.exercises[0].checks if c.status == "passed"]
+    assert not any(c.id in calls for c in passed)  # passing checks: streamed, never call()ed
+
+
+def test_examples_on_disk_keep_their_layout_and_references(store, exercises, fast_config):
+    ex = exercises["custom_sigmoid"]
+    check = next(c for c in ex.checks if not KINDS[c.kind].static)
+    drawn = examples.examples(ex, check, KINDS[check.kind], 12, 7)
+    drawn.memo[0]["want"] = torch.ones(3, 2, dtype=torch.float64).t()
+    examples.save(drawn)
+    assert len(list(store.iterdir())) == 1
+    examples.forget()
+    again = examples.examples(ex, check, KINDS[check.kind], 12, 7)
+    assert again is not drawn and examples.same(again.inputs, drawn.inputs)
+    assert examples.same(again.memo[0]["want"], drawn.memo[0]["want"])
+    assert len(again.inputs) == len(drawn.inputs) > 1
+    # a replayed example is a copy: a kind that changes its inputs leaves the store alone
+    copy = again.example(0)
+    first = next(v for v in copy.values() if isinstance(v, torch.Tensor))
+    first.add_(1)
+    assert examples.same(again.inputs, drawn.inputs)
+
+
+def test_a_file_naming_another_class_is_not_read(store, exercises):
+    ex = exercises["manual_gradient"]
+    check = next(c for c in ex.checks if not KINDS[c.kind].static)
+    k = examples.key(ex, check, 5, 1)
+    store.mkdir(parents=True)
+
+    class Hostile:
+        def __reduce__(self):
+            return (exec, ("raise SystemExit('ran code from the cache')",))
+
+    (store / f"{k}.pickle").write_bytes(pickle.dumps({"key": k, "inputs": [Hostile()]}))
+    drawn = examples.examples(ex, check, KINDS[check.kind], 5, 1)  # drawn again instead
+    assert len(drawn.inputs) > 0 and all(isinstance(i, dict) for i in drawn.inputs)
+
+
+def test_the_key_changes_with_code_spec_seed_and_count(exercises, monkeypatch):
+    ex = exercises["manual_gradient"]
+    check = next(c for c in ex.checks if not KINDS[c.kind].static)
+    base = examples.key(ex, check, 10, 1)
+    assert base != examples.key(ex, check, 11, 1) != examples.key(ex, check, 10, 2)
+    assert base != examples.key(dataclasses.replace(ex, spec_hash="0" * 16), check, 10, 1)
+    monkeypatch.setattr(speccache, "_code_digest", lambda: "another grader or torch")
+    assert base != examples.key(ex, check, 10, 1)
+
+
+def test_batch_keeps_examples_in_memory_only(store, exercises, monkeypatch):
+    monkeypatch.setattr(examples, "_disk", True)
+    ex = exercises["manual_gradient"]
+    check = next(c for c in ex.checks if not KINDS[c.kind].static)
+    examples.memory_only()
+    drawn = examples.examples(ex, check, KINDS[check.kind], 5, 3)
+    drawn.memo[0]["x"] = 1
+    examples.save(drawn)
+    assert not store.exists()
+
+
+@pytest.mark.parametrize("a, b, same", [
+    (torch.ones(2, 3), torch.ones(2, 3), True),
+    (torch.ones(2, 3), torch.ones(3, 2).t(), False),  # the same values, another layout
+    (torch.ones(2), torch.ones(2, dtype=torch.float64), False),
+    (float("nan"), float("nan"), True),
+    ({"x": (1.0, [torch.zeros(1)])}, {"x": (1.0, [torch.zeros(1)])}, True),
+    ({"x": 1.0}, {"x": 2.0}, False),
+])
+def test_same(a, b, same):
+    assert examples.same(a, b) is same
