@@ -197,7 +197,9 @@ class Session:
             finished = True
         finally:
             if not finished and self.worker is worker and pending:
-                self.close()  # it owes answers nobody will read
+                # It owes answers nobody will read: end it now, not after them.
+                worker.close(grace=0.0)
+                self.worker = None
 
     def _send(self, worker: Worker, frame: bytes, mark: int) -> None:
         try:
