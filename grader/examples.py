@@ -105,6 +105,61 @@ def examples(exercise: Exercise, check: Check, kind, examples_count: int, seed: 
     return found
 
 
+def on_disk(k: str) -> bool:
+    path = _path(k)
+    return path is not None and path.is_file()
+
+
+class Drawer:
+    """A forked process that draws checks' examples to the disk store, from the last check to
+    grade backwards, while this process grades from the first: a cold run uses a second core
+    for drawing. It stops where it meets a check already on disk (drawn by this process) or
+    when stopped; either side draws what the other has not."""
+
+    MIN_CHECKS = 6
+    """Fewer checks to draw than this are drawn here (a fork costs more than it saves)."""
+
+    def __init__(self, pid: int):
+        self.pid = pid
+
+    @classmethod
+    def start(cls, todo: list) -> "Drawer | None":
+        """todo: (exercise, check, kind, count, seed) in grading order. None where it does not
+        pay or cannot be done (no fork, one core, no disk store, few checks to draw)."""
+        if not _disk or speccache.folder() is None:
+            return None
+        todo = [t for t in todo if key(t[0], t[1], t[3], t[4]) not in _MEMORY
+                and not on_disk(key(t[0], t[1], t[3], t[4]))]
+        if len(todo) < cls.MIN_CHECKS or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
+            return None
+        try:
+            pid = os.fork()
+        except OSError:
+            return None
+        if pid:
+            return cls(pid)
+        code = 0
+        try:  # the child: draw backwards until the grading process's side is reached
+            for exercise, check, kind, count, seed in reversed(todo):
+                k = key(exercise, check, count, seed)
+                if on_disk(k):
+                    break
+                save(Drawn(k, draw(exercise, check, kind, count, seed)))
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)  # never the parent's atexit handlers or buffered output
+
+    def stop(self) -> None:
+        import signal
+
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+
+
 def forget() -> None:
     """Empty the in-memory store (tests)."""
     _MEMORY.clear()

@@ -49,15 +49,30 @@ def grade(*, submission_dir: Path, exercises: list[Exercise], config: Config,
     never a grade) shows the kept verdict of an exercise whose file has not changed
     (grader.verdicts) and keeps new ones."""
     torch.set_num_threads(1)  # references are small; threads only add contention (batch: jobs)
-    results = []
     keys = [verdicts.key(e, Path(submission_dir), config, include_hidden) if remember else None
             for e in exercises]
     kept = [verdicts.recall(k) for k in keys]
+    drawer = None
     if any(r is None for r in kept):
         sandbox.warm()
-        if examples.enabled():  # draw while the template imports torch: that time is free
-            _draw_while(sandbox.starting, [e for e, r in zip(exercises, kept) if r is None],
-                        config, include_hidden)
+        if examples.enabled():
+            todo = _to_draw([e for e, r in zip(exercises, kept) if r is None], config,
+                            include_hidden)
+            drawer = examples.Drawer.start(todo)  # a cold run: a second process draws too
+            _draw_while(sandbox.starting, todo)  # the template imports torch: free time
+    try:
+        results = _grade_all(exercises, keys, kept, submission_dir, config, sandbox,
+                             include_hidden, on_exercise)
+    finally:
+        if drawer is not None:
+            drawer.stop()
+    return SubmissionResult(submission=safetext.name(name or Path(submission_dir).name),
+                            exercises=results, environment=environment(config, exercises))
+
+
+def _grade_all(exercises, keys, kept, submission_dir, config, sandbox, include_hidden,
+               on_exercise) -> list[ExerciseResult]:
+    results = []
     for exercise, key, result in zip(exercises, keys, kept):
         if result is None:
             result = grade_exercise(exercise=exercise, submission_dir=Path(submission_dir),
@@ -68,21 +83,23 @@ def grade(*, submission_dir: Path, exercises: list[Exercise], config: Config,
         results.append(result)
         if on_exercise:
             on_exercise(result)
-    return SubmissionResult(submission=safetext.name(name or Path(submission_dir).name),
-                            exercises=results, environment=environment(config, exercises))
+    return results
 
 
-def _draw_while(busy, exercises: list[Exercise], config: Config, include_hidden: bool) -> None:
-    """Draw the exercises' examples (grader.examples), in grading order, while busy() says
-    that the sandbox is not ready yet."""
-    for exercise in exercises:
-        for check in _visible(exercise, include_hidden):
-            if not busy():
-                return
-            kind = KINDS[check.kind]
-            if not kind.static:
-                examples.examples(exercise, check, kind, check.examples or config.examples,
-                                  strategies.seed_for(config.seed, exercise, check))
+def _to_draw(exercises: list[Exercise], config: Config, include_hidden: bool) -> list:
+    """(exercise, check, kind, count, seed) of each check to grade, in grading order."""
+    return [(e, c, KINDS[c.kind], c.examples or config.examples,
+             strategies.seed_for(config.seed, e, c))
+            for e in exercises for c in _visible(e, include_hidden) if not KINDS[c.kind].static]
+
+
+def _draw_while(busy, todo: list) -> None:
+    """Draw examples (grader.examples), in grading order, while busy() says that the sandbox
+    is not ready yet."""
+    for exercise, check, kind, count, seed in todo:
+        if not busy():
+            return
+        examples.examples(exercise, check, kind, count, seed)
 
 
 def _visible(exercise: Exercise, include_hidden: bool) -> list[Check]:

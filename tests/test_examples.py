@@ -173,3 +173,26 @@ def test_batch_keeps_examples_in_memory_only(store, exercises, monkeypatch):
 ])
 def test_same(a, b, same):
     assert examples.same(a, b) is same
+
+
+def test_a_drawer_process_draws_from_the_last_check_back(store, exercises, fast_config):
+    """A cold run's second process: it draws backwards and stops at what is on disk."""
+    from grader.grading import _to_draw
+
+    todo = _to_draw([exercises[i] for i in ("manual_gradient", "custom_sigmoid")], fast_config,
+                    False)
+    assert len(todo) >= examples.Drawer.MIN_CHECKS
+    first = examples.examples(*(todo[0][:3]), todo[0][3], todo[0][4])
+    examples.save(first)  # this process's side: the drawer must stop there
+    drawer = examples.Drawer.start(todo)
+    assert drawer is not None
+    _, status = __import__("os").waitpid(drawer.pid, 0)
+    assert status == 0
+    drawer.stop()  # harmless once it has ended
+    keys = [examples.key(e, c, n, s) for e, c, _, n, s in todo]
+    assert all(examples.on_disk(k) for k in keys)
+    examples.forget()
+    for (e, c, kind, n, s) in todo:  # what it drew is what hypothesis draws here
+        assert examples.same(examples.examples(e, c, kind, n, s).inputs,
+                             examples.draw(e, c, kind, n, s))
+    assert examples.Drawer.start(todo) is None  # nothing left to draw

@@ -110,5 +110,6 @@ class Kind:
 
     def judge(self, ctx: Judging, reply: dict, values: dict) -> Verdict | None:
         """None when this example passes. values holds the decoded outs, grads, args_after,
-        data (any probe's extra values) and graph facts."""
+        data (any probe's extra values) and graph facts. A reference computed from the inputs
+        alone goes through ctx.remember, so that a replayed example computes it once."""
         raise NotImplementedError
