@@ -24,8 +24,8 @@ DATA_KEYS = ("outs", "grads", "args_after", "data")
 WINDOW = 16
 """Requests a stream keeps in flight to one worker."""
 WINDOW_BYTES = 64 * 1024
-"""Request bytes a stream keeps in flight: well inside a socket's buffer, so that the grader
-never blocks sending while the worker blocks replying."""
+"""Request bytes a stream keeps in flight at most (see _window_bytes): inside the channel's
+buffer, so that the grader never blocks sending while the worker computes or replies."""
 OUTPUT_SHOWN = 2000
 """Characters of what a student's call printed that a result keeps."""
 
@@ -160,6 +160,7 @@ class Session:
         still be answering requests that were not wanted: the next call starts a fresh one."""
         self.start()
         worker = self.worker
+        budget = _window_bytes(worker)
         pending: deque = deque()  # (index, bytes, limit, sent at)
         queued = 0
         nxt = 0
@@ -173,7 +174,7 @@ class Session:
                         raise WorkerLost("exercise_timeout")
                     header, enc, limit = self._request(check, kind, examples[nxt])
                     frame = enc.frame(header)
-                    if pending and queued + len(frame) > WINDOW_BYTES:
+                    if pending and queued + len(frame) > budget:
                         break
                     self._send(worker, frame, mark)
                     pending.append((nxt, len(frame), limit, time.monotonic()))
@@ -246,6 +247,20 @@ class Session:
         if self.worker is not None:
             self.worker.close(grace=0.2)
             self.worker = None
+
+
+def _window_bytes(worker: Worker) -> int:
+    """Request bytes a stream may keep in flight to this worker: what its channel surely
+    buffers, so that sending never waits on a worker that is busy (or stuck) in a call. A pipe
+    (portable workers: 4 kB on some systems) gets one request at a time."""
+    sock = worker.sock
+    if not isinstance(sock, socket.socket):
+        return 0
+    try:
+        buffered = sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
+    except OSError:
+        return 0
+    return min(WINDOW_BYTES, buffered // 2)
 
 
 def _error_dict(raw) -> dict:
