@@ -167,16 +167,20 @@ class Session:
         ready = time.monotonic()  # when the worker could start the oldest pending request
         mark = self._output_size()
         finished = False
+        built = None  # (frame, limit) of example nxt, encoded but not sent yet
         try:
             while nxt < len(examples) or pending:
                 while nxt < len(examples) and len(pending) < WINDOW:
                     if self.remaining() <= 0:
                         raise WorkerLost("exercise_timeout")
-                    header, enc, limit = self._request(check, kind, examples[nxt])
-                    frame = enc.frame(header)
+                    if built is None:
+                        header, enc, limit = self._request(check, kind, examples[nxt])
+                        built = (enc.frame(header), limit)
+                    frame, limit = built
                     if pending and queued + len(frame) > budget:
                         break
                     self._send(worker, frame, mark)
+                    built = None
                     pending.append((nxt, len(frame), limit, time.monotonic()))
                     queued += len(frame)
                     nxt += 1
