@@ -109,5 +109,18 @@ def grade_files(tmp_path, sandbox, exercises, fast_config):
     return run
 
 
+def mutant_folders(root: Path, ids, per: int = 2) -> dict:
+    """A submission folder for each of the first `per` mutants of each exercise: name ->
+    (folder, exercise id)."""
+    out = {}
+    for ex in ids:
+        for mutant in sorted((SOLUTIONS / "mutants" / ex).glob("*.py"))[:per]:
+            sub = root / f"{ex}-{mutant.stem}"
+            sub.mkdir()
+            (sub / f"{ex}.py").write_bytes(mutant.read_bytes())
+            out[sub.name] = (sub, ex)
+    return out
+
+
 def by_id(result):
     return {e.id: e for e in result.exercises}

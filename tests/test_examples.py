@@ -8,7 +8,7 @@ import pickle
 import pytest
 import torch
 
-from conftest import SOLUTIONS
+from conftest import SOLUTIONS, mutant_folders
 from grader import examples, grading, speccache, strategies
 from grader.checks import KINDS
 from grader.grading import grade
@@ -49,13 +49,7 @@ def test_same_seed_same_verdicts_with_and_without_replay(tmp_path, monkeypatch, 
                                                          sandbox, exercises, fast_config):
     """Every exercise: the answer key and two mutants (each a failure that hypothesis shrinks),
     graded by hypothesis alone, then replayed from a cold store and from a warm one."""
-    subs = {"key": SOLUTIONS}
-    for ex in exercises:
-        for mutant in sorted((SOLUTIONS / "mutants" / ex).glob("*.py"))[:2]:
-            sub = tmp_path / f"{ex}-{mutant.stem}"
-            sub.mkdir()
-            (sub / f"{ex}.py").write_bytes(mutant.read_bytes())
-            subs[sub.name] = (sub, ex)
+    subs = {"key": SOLUTIONS, **mutant_folders(tmp_path, exercises)}
     chosen = list(exercises.values())
 
     def run():

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from conftest import EXERCISES, ROOT, SOLUTIONS
+from conftest import EXERCISES, ROOT, SOLUTIONS, mutant_folders
 from grader import reftrial, spec, speccache
 from grader.errors import SpecError
 from grader.grading import grade
@@ -90,13 +90,8 @@ def test_same_seed_same_results_with_the_cache_off_and_warm(tmp_path, monkeypatc
                                                             fast_config):
     """The answer key and a few mutants graded with specs loaded cold (cache off) and warm."""
     ids = ["manual_gradient", "grad_clipping"]
-    subs = {"key": SOLUTIONS}
-    for ex in ids:
-        for mutant in sorted((SOLUTIONS / "mutants" / ex).glob("*.py"))[:2]:
-            sub = tmp_path / f"{ex}-{mutant.stem}"
-            sub.mkdir()
-            (sub / f"{ex}.py").write_bytes(mutant.read_bytes())
-            subs[sub.name] = sub
+    subs = {"key": SOLUTIONS, **{name: path for name, (path, _) in
+                                 mutant_folders(tmp_path, ids).items()}}
     runs = []
     for setting in ("off", str(tmp_path / "cache"), str(tmp_path / "cache")):
         monkeypatch.setenv("GRADER_CACHE", setting)
