@@ -20,9 +20,10 @@ from . import __version__, confirm, notebook, safetext, strategies, submission
 from .checks import KINDS
 from .checks.base import Judging, Verdict
 from .config import Config
-from .messages import both, forbidden, missing_file, raised, tampered, undecodable
+from .messages import both, forbidden, missing_file, overloaded, raised, tampered, undecodable
 from .refs import SpecBug
 from .results import CheckResult, ExerciseResult, SubmissionResult
+from .sandbox import starvation
 from .sandbox.client import Sandbox, SandboxError, WorkerLost
 from .session import ImportFailure, Session
 from .spec import Check, Exercise, Text
@@ -300,7 +301,8 @@ def pre_judge(check: Check, reply: dict) -> Verdict | None:
     return None
 
 
-def run_check(session: Session, exercise: Exercise, check: Check, config: Config) -> CheckResult:
+def run_check(session: Session, exercise: Exercise, check: Check, config: Config,
+              retried: bool = False) -> CheckResult:
     kind = KINDS[check.kind]
     last: dict = {}
 
@@ -342,6 +344,15 @@ def run_check(session: Session, exercise: Exercise, check: Check, config: Config
         if lost.kind == "exercise_timeout" and "failure" in last:
             failure = last["failure"]
             return _row(check, failure.verdict, counterexample(check, failure.inputs))
+        if lost.kind == "timeout" and starvation.judge(lost.load) == "starved":
+            # Runnable but kept off the CPU by other processes: not the student's timeout.
+            # Once more in a fresh worker (the lost one is gone); starved again, the machine
+            # is named, never the student.
+            if not retried:
+                return run_check(session, exercise, check, config, retried=True)
+            return _row(check, Verdict("error", overloaded(check.function, config.time_per_call),
+                                       cause="overloaded"),
+                        counterexample(check, session.in_flight) if session.in_flight else None)
         return _row(check, _lost_verdict(lost, check, config),
                     counterexample(check, session.in_flight) if session.in_flight else None,
                     session.last_output)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import wire
-from . import isolation, tmpdirs
+from . import isolation, starvation, tmpdirs
 
 ROOT = str(Path(__file__).resolve().parents[2])
 BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
@@ -28,9 +28,12 @@ BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
 class WorkerLost(BaseException):
     """The worker timed out, crashed, exited or broke the protocol."""
 
-    def __init__(self, kind: str, detail: str = "", exit_code=None, signal=None):
+    def __init__(self, kind: str, detail: str = "", exit_code=None, signal=None,
+                 load: starvation.Load | None = None):
         super().__init__(kind, detail)
         self.kind, self.detail, self.exit_code, self.signal = kind, detail, exit_code, signal
+        self.load = load
+        """For a timeout: what the worker's group and the machine did meanwhile (or None)."""
 
 
 class SandboxError(Exception):
@@ -126,8 +129,9 @@ class Sandbox:
                 msg, fds, _, _ = socket.recv_fds(self.ctl, 4096, 1)
                 if not msg or not fds:
                     raise OSError("template closed")
-                pid = json.loads(msg)["pid"]
-                return Worker(self, pid, socket.socket(fileno=fds[0]), limits)
+                reply = json.loads(msg)
+                return Worker(self, reply["pid"], socket.socket(fileno=fds[0]), limits,
+                              starvation.Meter(reply.get("meters") or {}))
             except (OSError, ValueError, SandboxError):
                 if attempt:
                     raise SandboxError("the worker template stopped answering") from None
@@ -199,14 +203,20 @@ def _kill_group(pid: int) -> None:
 class Worker:
     """A live worker process with the student's file imported (or failing to)."""
 
-    def __init__(self, sandbox: Sandbox, pid: int, sock: socket.socket, limits: Limits):
+    def __init__(self, sandbox: Sandbox, pid: int, sock: socket.socket, limits: Limits,
+                 meter: starvation.Meter | None = None):
         self.sandbox, self.pid, self.sock, self.limits = sandbox, pid, sock, limits
         self.status: dict | None = None
+        self.meter = meter or starvation.Meter({})
+        self.since: starvation.Reading | None = None
+        """The meters when the current request was sent."""
 
     def _lost(self, kind: str, detail: str = "") -> WorkerLost:
+        # Read before the group goes: the kill, and the reap that removes the group, end it.
+        load = self.meter.load(self.since) if kind == "timeout" and self.since else None
         status = self.close(grace=0.0 if kind == "timeout" else 0.5)
         if kind in ("timeout", "protocol"):  # the grader ended it: its exit says nothing
-            return WorkerLost(kind, detail)
+            return WorkerLost(kind, detail, load=load)
         if status.get("memory"):
             return WorkerLost("memory", detail)
         if status.get("template_lost"):
@@ -233,6 +243,7 @@ class Worker:
         return header, wire.Decoder(header, blob)
 
     def request(self, header: dict, enc: wire.Encoder, timeout: float) -> tuple[dict, wire.Decoder]:
+        self.since = self.meter.read()
         try:
             self.sock.settimeout(timeout)
             wire.send(self.sock, header, enc)
