@@ -144,6 +144,22 @@ def leftovers() -> list[str]:
     return found
 
 
+def orphan_groups() -> list[str]:
+    """Control groups of this run whose template is gone (a worker killed it): the grader
+    removes them in its stead."""
+    import glob
+
+    found = []
+    for path in glob.glob("/sys/fs/cgroup/*/grader-*") + glob.glob("/sys/fs/cgroup/*/*/*/grader-*"):
+        try:
+            pid = int(os.path.basename(path).split("-")[1])
+            if os.lstat(path).st_mtime >= STARTED - 1 and not os.path.exists(f"/proc/{pid}"):
+                found.append(path)
+        except (OSError, ValueError, IndexError):
+            pass
+    return found
+
+
 def assert_outcome(case, ex, status, words):
     text = messages(ex)
     if status == "any":
@@ -214,6 +230,7 @@ def test_hostile_case(case, tmp_path, sandbox, twin_exercises, listeners):
     assert twin.status == "passed" and twin.score == twin.max_score, "the twin suffered"
     assert_outcome(case, ex, *expected(case, sandbox))
     assert elapsed < 2 * CONFIG.time_per_exercise + 10
+    assert orphan_groups() == []
     sandbox._wait_ready()
     if sandbox.isolation == "namespaces":  # nobody connected: the worker has no network
         listeners.assert_untouched()
@@ -339,6 +356,7 @@ def test_without_namespaces_the_grader_survives_a_killed_parent(tmp_path, twin_e
                              sandbox=basic))
         assert basic.isolation == "basic"
     assert result["twin"].status == "passed"
+    assert orphan_groups() == []  # the killed template's control groups are removed too
     # It killed its own process group too (os.killpg(0, ...)), so its exercise fails, named.
     assert result["manual_gradient"].status == "error"
     assert "kill its parent" in result["manual_gradient"].message.en

@@ -133,6 +133,16 @@ class Group:
                 out["usage"] = os.path.join(path, "cpuacct.usage")
         return out
 
+    @classmethod
+    def existing(cls, dirs) -> "Group":
+        """Groups a template made (its spawn reply's [kind, path] pairs), for the grader to
+        end and remove when that template is gone (a worker killed it)."""
+        group = cls.__new__(cls)
+        group.dirs = [(str(k), str(p)) for k, p in dirs
+                      if str(p).startswith(ROOT + "/") and os.path.basename(str(p)).startswith(
+                          "grader-")]
+        return group
+
     def join(self, pid: int = 0) -> None:
         for _, path in self.dirs:
             _try(path, "cgroup.procs", str(pid or os.getpid()))

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import wire
-from . import isolation, starvation, tmpdirs
+from . import cgroups, isolation, starvation, tmpdirs
 
 ROOT = str(Path(__file__).resolve().parents[2])
 BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
@@ -131,13 +131,14 @@ class Sandbox:
                     raise OSError("template closed")
                 reply = json.loads(msg)
                 return Worker(self, reply["pid"], socket.socket(fileno=fds[0]), limits,
-                              starvation.Meter(reply.get("meters") or {}))
+                              starvation.Meter(reply.get("meters") or {}),
+                              groups=reply.get("groups") or [])
             except (OSError, ValueError, SandboxError):
                 if attempt:
                     raise SandboxError("the worker template stopped answering") from None
                 self._restart()  # a worker killed its parent: start a new template
 
-    def reap(self, pid: int, grace: float) -> dict:
+    def reap(self, pid: int, grace: float, groups=()) -> dict:
         try:
             self.ctl.settimeout(grace + 30)
             self.ctl.send(json.dumps({"op": "reap", "pid": pid, "grace": grace}).encode())
@@ -146,8 +147,10 @@ class Sandbox:
                 return json.loads(data)
         except (OSError, ValueError):
             pass
-        # The template is gone (killed by its child); the worker's group may still live.
+        # The template is gone (killed by its child); the worker's group may still live, and
+        # its control groups are left to the grader to end and remove.
         _kill_group(pid)
+        cgroups.Group.existing(groups).destroy()
         self._restart()
         return {"killed": True, "exit": None, "signal": None, "template_lost": True}
 
@@ -204,8 +207,10 @@ class Worker:
     """A live worker process with the student's file imported (or failing to)."""
 
     def __init__(self, sandbox: Sandbox, pid: int, sock: socket.socket, limits: Limits,
-                 meter: starvation.Meter | None = None):
+                 meter: starvation.Meter | None = None, groups=()):
         self.sandbox, self.pid, self.sock, self.limits = sandbox, pid, sock, limits
+        self.groups = list(groups)
+        """The worker's control groups, as [kind, path] (see Sandbox.reap)."""
         self.status: dict | None = None
         self.meter = meter or starvation.Meter({})
         self.since: starvation.Reading | None = None
@@ -256,5 +261,5 @@ class Worker:
             try:
                 self.sock.close()
             finally:
-                self.status = self.sandbox.reap(self.pid, grace)
+                self.status = self.sandbox.reap(self.pid, grace, self.groups)
         return self.status

@@ -86,7 +86,8 @@ def spawn(ctl: socket.socket, request: dict, isolated: bool) -> int:
         GROUPS[pid] = group
     try:
         meters = group.meters() if group is not None else {}
-        socket.send_fds(ctl, [json.dumps({"pid": pid, "meters": meters}).encode()],
+        dirs = group.dirs if group is not None else []
+        socket.send_fds(ctl, [json.dumps({"pid": pid, "meters": meters, "groups": dirs}).encode()],
                         [ours.fileno()])
     except OSError:
         shutdown({pid})  # the grader is gone: nobody will ever reap this worker
