@@ -138,8 +138,9 @@ def _conceal_check(c: CheckResult) -> CheckResult:
                    "ditampilkan; pelajari lagi ide pemeriksaan ini.",
                    "Hidden check ({k}) did not pass ({s}): {t}. Its inputs are not shown; "
                    "revisit the idea it checks.", k=c.kind, s=c.status, t=c.title)
+    # The cause too: it holds names the worker sent (an exception's type, a forbidden API).
     return replace(c, message=message, counterexample=None, traceback=[], output=None,
-                   output_cut=0)
+                   output_cut=0, cause=None)
 
 
 def unfinished(task: Task, lost: Lost, exercises: list[Exercise], config: Config) \

@@ -21,12 +21,13 @@ from . import (__version__, confirm, examples, notebook, safetext, strategies, s
 from .checks import KINDS
 from .checks.base import Judging, Verdict
 from .config import Config
-from .messages import both, forbidden, missing_file, raised, tampered, undecodable
+from .messages import both, forbidden, missing_file, overloaded, raised, tampered, undecodable
 from .refs import SpecBug
 from .results import CheckResult, ExerciseResult, SubmissionResult
+from .sandbox import starvation
 from .sandbox.client import Sandbox, SandboxError, WorkerLost
 from .session import ImportFailure, Session
-from .spec import Check, Exercise
+from .spec import Check, Exercise, Text
 from .textform import counterexample
 
 
@@ -152,38 +153,69 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
         return _whole(exercise, checks, "error", both(
             "{f} tidak bisa dibaca: {m}", "{f} cannot be read: {m}", f=exercise.file, m=exc),
             file=rel, hidden=hidden)
-    scratch = submission.scratch_copy(path, raw, exercise.file)
-    session = Session(sandbox, exercise, str(scratch), config, hide=hidden_paths(submission_dir))
+    # Information flows from visible checks to hidden ones, never back: every visible check
+    # runs (and is judged, output and all) before any hidden check's input exists, and the
+    # hidden checks get a fresh worker on a fresh scratch copy, so nothing a hidden call
+    # stashed (a global, a file) can reach a visible message, output or traceback.
+    visible = [c for c in checks if not c.hidden]
+    secret = [c for c in checks if c.hidden]
+    deadline = time.monotonic() + config.time_per_exercise
     try:
-        try:
-            session.start()
-        except ImportFailure as failure:
-            return _import_failed(exercise, checks, failure, rel, hidden)
-        rows = []
-        dynamic = [c for c in checks if not KINDS[c.kind].static]
-        static = [c for c in checks if KINDS[c.kind].static]
-        for check in dynamic:
-            rows.append(run_check(session, exercise, check, config))
-        for check in static:
-            verdict = KINDS[check.kind].run(check, tree, session.hits)
-            rows.append(_row(check, verdict))
-        apply_constraints(checks, rows)
-        for row in rows:  # name the hints that help with what failed
-            if row.status != "passed":
-                row.helpful_hints = tuple(i for i, h in enumerate(exercise.hints, start=1)
-                                          if row.id in h.checks)
-        order = {c.id: i for i, c in enumerate(checks)}
-        rows.sort(key=lambda r: order[r.id])
-    except ImportFailure as failure:  # a later re-import failed (the file behaves differently)
+        rows, hits, deadline = _phase(exercise, visible, tree, path, raw, submission_dir,
+                                      config, sandbox, deadline, {})
+    except ImportFailure as failure:  # before any hidden input exists: the exercise's message
         return _import_failed(exercise, checks, failure, rel, hidden)
-    finally:
-        session.close()
-        submission.remove(scratch)
+    apply_constraints(visible, rows)
+    if secret:
+        try:
+            hidden_rows, _, _ = _phase(exercise, secret, tree, path, raw, submission_dir, config,
+                                    sandbox, deadline, hits)
+        except ImportFailure as failure:  # said on the hidden rows only, which are concealed
+            _, message, traceback = _import_message(exercise, failure)
+            hidden_rows = [CheckResult(
+                id=c.id, title=c.title, kind=c.kind,
+                status="timeout" if failure.kind == "timeout" else "error", points=0.0,
+                max_points=c.points, message=message, traceback=list(traceback), hint=c.hint,
+                hidden=True, bonus=c.bonus) for c in secret]
+        rows += hidden_rows
+        apply_constraints(checks, rows, only={c.id for c in secret})
+    for row in rows:  # name the hints that help with what failed
+        if row.status != "passed":
+            row.helpful_hints = tuple(i for i, h in enumerate(exercise.hints, start=1)
+                                      if row.id in h.checks)
+    order = {c.id: i for i, c in enumerate(checks)}
+    rows.sort(key=lambda r: order[r.id])
     statuses = {r.status for r in rows if not r.bonus}
     status = ("passed" if statuses <= {"passed"} else
               "timeout" if "timeout" in statuses else "failed")
     return ExerciseResult(id=exercise.id, title=exercise.title, status=status, checks=rows,
                           file=rel, seconds=time.monotonic() - started, hidden_checks=hidden)
+
+
+def _phase(exercise, checks, tree, path, raw, submission_dir, config, sandbox, deadline,
+           hits) -> tuple[list[CheckResult], dict[str, set], float]:
+    """Run `checks` in a worker of their own, on a scratch copy of their own; returns their
+    rows, the forbidden calls the runtime trap saw (merged with `hits`, those of earlier
+    phases, which static checks also judge) and the exercise's deadline (moved on by the
+    grader's own time spent starting workers). Raises ImportFailure when the file will not
+    import (first, or again after a worker was lost)."""
+    scratch = submission.scratch_copy(path, raw, exercise.file)
+    session = Session(sandbox, exercise, str(scratch), config, hide=hidden_paths(submission_dir),
+                      deadline=deadline)
+    try:
+        session.start()
+        rows = [run_check(session, exercise, check, config)
+                for check in checks if not KINDS[check.kind].static]
+        seen = {fn: set(apis) for fn, apis in hits.items()}
+        for fn, apis in session.hits.items():
+            seen.setdefault(fn, set()).update(apis)
+        for check in checks:
+            if KINDS[check.kind].static:
+                rows.append(_row(check, KINDS[check.kind].run(check, tree, seen)))
+        return rows, seen, session.deadline
+    finally:
+        session.close()
+        submission.remove(scratch)
 
 
 def hidden_paths(submission_dir: Path) -> list[Path]:
@@ -205,15 +237,18 @@ def is_constraint(check: Check) -> bool:
     return KINDS[check.kind].constraint or check.constraint
 
 
-def apply_constraints(checks: list[Check], rows: list[CheckResult]) -> None:
+def apply_constraints(checks: list[Check], rows: list[CheckResult],
+                      only: set[str] | None = None) -> None:
     """A constraint check (see Kind.constraint) earns its points only once the functions it
     covers pass a non-constraint check: a trivial answer (zeros of the right shape, say) or
-    code that does not run earns nothing for having no side effects."""
+    code that does not run earns nothing for having no side effects. `only`: the ids of the
+    rows that may change (the hidden ones, judged after the visible ones are final)."""
     by_id = {r.id: r for r in rows}
     achievements = [c for c in checks if not is_constraint(c)]
     for check in checks:
         row = by_id.get(check.id)
-        if not is_constraint(check) or row is None or row.status != "passed":
+        if not is_constraint(check) or row is None or row.status != "passed" or (
+                only is not None and check.id not in only):
             continue
         functions = _covered(check)
         related = [c.id for c in achievements if "*" in functions or c.function in functions
@@ -231,15 +266,21 @@ def apply_constraints(checks: list[Check], rows: list[CheckResult]) -> None:
 
 
 def _import_failed(exercise, checks, failure: ImportFailure, rel, hidden) -> ExerciseResult:
+    status, message, traceback = _import_message(exercise, failure)
+    return _whole(exercise, checks, status, message, traceback=traceback, file=rel,
+                  hidden=hidden)
+
+
+def _import_message(exercise, failure: ImportFailure) -> tuple[str, Text, list[str]]:
+    """Why the file could not be imported: (exercise status, message, the student's lines)."""
     f = exercise.file
     if failure.kind == "timeout":
-        return _whole(exercise, checks, "timeout", both(
+        return "timeout", both(
             "Import {f} melebihi batas waktu (loop tak berujung di tingkat modul?).",
-            "Importing {f} ran past the time limit (an endless loop at module level?).", f=f),
-            file=rel, hidden=hidden)
+            "Importing {f} ran past the time limit (an endless loop at module level?).",
+            f=f), []
     if failure.kind == "tampered":
-        return _whole(exercise, checks, "error", tampered(failure.error["names"]), file=rel,
-                      hidden=hidden)
+        return "error", tampered(failure.error["names"]), []
     if failure.kind == "vanished":
         msg = both("Proses berhenti saat mengimpor {f} tanpa status keluar (apakah kode itu "
                    "membunuh proses induknya?).",
@@ -269,8 +310,7 @@ def _import_failed(exercise, checks, failure: ImportFailure, rel, hidden) -> Exe
                        "level.", f=f, k=err["type"])
         else:
             msg = raised(err, f"import {f}", "import")
-    return _whole(exercise, checks, "error", msg, traceback=failure.error.get("traceback", ()),
-                  file=rel, hidden=hidden)
+    return "error", msg, list(failure.error.get("traceback", ()))
 
 
 def _row(check: Check, verdict: Verdict | None, counter: str | None = None,
@@ -336,7 +376,8 @@ def replayed(session: Session, exercise: Exercise, check: Check, kind, drawn) ->
     return len(copies)
 
 
-def run_check(session: Session, exercise: Exercise, check: Check, config: Config) -> CheckResult:
+def run_check(session: Session, exercise: Exercise, check: Check, config: Config,
+              retried: bool = False) -> CheckResult:
     kind = KINDS[check.kind]
     last: dict = {}
     seed = strategies.seed_for(config.seed, exercise, check)
@@ -379,6 +420,15 @@ def run_check(session: Session, exercise: Exercise, check: Check, config: Config
         if lost.kind == "exercise_timeout" and "failure" in last:
             failure = last["failure"]
             return _row(check, failure.verdict, counterexample(check, failure.inputs))
+        if lost.kind == "timeout" and starvation.judge(lost.load) == "starved":
+            # Runnable but kept off the CPU by other processes: not the student's timeout.
+            # Once more in a fresh worker (the lost one is gone); starved again, the machine
+            # is named, never the student.
+            if not retried:
+                return run_check(session, exercise, check, config, retried=True)
+            return _row(check, Verdict("error", overloaded(check.function, config.time_per_call),
+                                       cause="overloaded"),
+                        counterexample(check, session.in_flight) if session.in_flight else None)
         return _row(check, _lost_verdict(lost, check, config),
                     counterexample(check, session.in_flight) if session.in_flight else None,
                     session.last_output)

@@ -125,3 +125,14 @@ def undecodable(f: str, line, encoding, reason: str) -> Text:
            "UTF-8 (di editormu: Save with Encoding / Simpan dengan pengodean UTF-8).",
         en=f"{where['en']}: cannot be decoded as {enc} ({reason}). Save the file as UTF-8 "
            "(in your editor: Save with Encoding, UTF-8).")
+
+
+def overloaded(fn: str, limit: float) -> Text:
+    """A call ran past its limit while starved of CPU by other processes, in two fresh workers
+    (grader/sandbox/starvation.py): the machine's fault, not the student's."""
+    return both("Komputer penilai terlalu sibuk: {fn} melewati batas {t:g} detik per panggilan "
+                "sambil lebih lama menunggu CPU daripada berjalan, dua kali. Ini bukan "
+                "salahmu; jalankan penilaian lagi saat komputer tidak sibuk.",
+                "The grading machine was overloaded: {fn} ran past the limit of {t:g} s per "
+                "call while it waited for a CPU longer than it ran, twice. This is not your "
+                "fault; run the grader again when the machine is less busy.", fn=fn, t=limit)

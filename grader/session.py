@@ -43,11 +43,13 @@ class ImportFailure(Exception):
 
 class Session:
     def __init__(self, sandbox: Sandbox, exercise: Exercise, scratch: str, config: Config,
-                 hide=()):
+                 hide=(), deadline: float | None = None):
         self.sandbox, self.exercise, self.scratch, self.config = sandbox, exercise, scratch, config
         self.hide = list(hide)
         """Directories the worker must not see (see sandbox.isolation)."""
-        self.deadline = time.monotonic() + config.time_per_exercise
+        self.deadline = (time.monotonic() + config.time_per_exercise if deadline is None
+                         else deadline)
+        """When the exercise's time runs out (monotonic); its phases share it."""
         self.worker: Worker | None = None
         self.hits: dict[str, set] = {}
         """Forbidden APIs the runtime trap saw, by function."""
@@ -165,6 +167,7 @@ class Session:
         queued = 0
         nxt = 0
         ready = time.monotonic()  # when the worker could start the oldest pending request
+        worker.since = worker.meter.read()  # its CPU and stall then (a timeout reads them)
         mark = self._output_size()
         finished = False
         built = None  # (frame, limit) of example nxt, encoded but not sent yet
@@ -193,6 +196,7 @@ class Session:
                 except WorkerLost as lost:
                     raise self._lost(lost, mark) from None
                 ready = time.monotonic()
+                worker.since = worker.meter.read()
                 pending.popleft()
                 queued -= size
                 values = self._values(check, reply, dec, None)

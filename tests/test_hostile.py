@@ -65,6 +65,7 @@ OUTCOMES = {
     "escape_message": ("failed", ["\\x1b[32mTotal: 61/61"]),
     "alias_engine": ("forbidden", ["torch._C._ImperativeEngine (private torch API)"]),
     "forge_observations": ("error", ["grader.sandbox.probes"]),
+    "stash_hidden_inputs": ("failed", ["stash: "]),
 }
 NEEDS_CGROUPS = {"key_children_memory"}
 """Cases whose containment needs a control group per worker; elsewhere they fail (README)."""
@@ -143,6 +144,22 @@ def leftovers() -> list[str]:
     return found
 
 
+def orphan_groups() -> list[str]:
+    """Control groups of this run whose template is gone (a worker killed it): the grader
+    removes them in its stead."""
+    import glob
+
+    found = []
+    for path in glob.glob("/sys/fs/cgroup/*/grader-*") + glob.glob("/sys/fs/cgroup/*/*/*/grader-*"):
+        try:
+            pid = int(os.path.basename(path).split("-")[1])
+            if os.lstat(path).st_mtime >= STARTED - 1 and not os.path.exists(f"/proc/{pid}"):
+                found.append(path)
+        except (OSError, ValueError, IndexError):
+            pass
+    return found
+
+
 def assert_outcome(case, ex, status, words):
     text = messages(ex)
     if status == "any":
@@ -213,10 +230,78 @@ def test_hostile_case(case, tmp_path, sandbox, twin_exercises, listeners):
     assert twin.status == "passed" and twin.score == twin.max_score, "the twin suffered"
     assert_outcome(case, ex, *expected(case, sandbox))
     assert elapsed < 2 * CONFIG.time_per_exercise + 10
+    assert orphan_groups() == []
     sandbox._wait_ready()
     if sandbox.isolation == "namespaces":  # nobody connected: the worker has no network
         listeners.assert_untouched()
         assert leftovers() == []
+
+
+SECRET = """checks:
+  - id: df_secret
+    kind: value
+    hidden: true
+    title: {id: "df(x) benar pada vektor rahasia", en: "df(x) is right on a secret vector"}
+    function: df
+    args:
+      x: {shape: [11], low: 2, high: 3}
+    expect: {grad_of: f, wrt: x}
+    points: 2
+"""
+"""A hidden check placed first, on a shape no visible check draws (sides up to 4): its inputs
+are the only tensors of shape (11,) a worker ever gets."""
+
+
+@pytest.fixture(scope="module")
+def secret_exercise(tmp_path_factory):
+    root = tmp_path_factory.mktemp("secret")
+    (root / "manual_gradient").mkdir()
+    text = (ROOT / "exercises/manual_gradient/exercise.yaml").read_text()
+    (root / "manual_gradient" / "exercise.yaml").write_text(text.replace("checks:\n", SECRET, 1))
+    return spec_mod.discover(root)
+
+
+def shown(c) -> str:
+    """Everything of a check's row a report can show a student."""
+    parts = [c.message.id, c.message.en] if c.message else []
+    return "\n".join(parts + [c.counterexample or "", c.output or "", *c.traceback])
+
+
+def test_hidden_inputs_never_reach_a_visible_report(tmp_path, sandbox, secret_exercise):
+    """Information flows from visible checks to hidden ones, never back: a submission that
+    stashes every input and shows its stash in every later call shows no hidden input in a
+    visible check, and its visible rows are the same as when no hidden check runs at all."""
+    sub = tmp_path / "stash"
+    sub.mkdir()
+    (sub / "manual_gradient.py").write_text(source("stash_hidden_inputs"))
+    full = grade(submission_dir=sub, exercises=secret_exercise, config=CONFIG, sandbox=sandbox,
+                 include_hidden=True).exercises[0]
+    alone = grade(submission_dir=sub, exercises=secret_exercise, config=CONFIG,
+                  sandbox=sandbox).exercises[0]
+    assert [c.id for c in full.checks] == [c.id for c in secret_exercise[0].checks]
+    secret = [c for c in full.checks if c.hidden]
+    visible = [c for c in full.checks if not c.hidden]
+    # The case works: its hidden row shows its own stash, and visible rows show theirs.
+    assert "shape=(11,)" in shown(secret[0]), shown(secret[0])[:500]
+    assert any("stash: shape=(" in shown(c) for c in visible)
+    for c in visible:
+        assert "shape=(11,)" not in shown(c), (c.id, shown(c)[:500])
+    assert full.message is None and not full.traceback
+
+    def row(c):
+        return (c.id, c.status, c.points, shown(c), c.cause)
+
+    assert [row(c) for c in visible] == [row(c) for c in alone.checks]
+
+
+def test_correct_code_keeps_full_marks_beside_hidden_checks(tmp_path, sandbox, secret_exercise):
+    sub = tmp_path / "key"
+    sub.mkdir()
+    (sub / "manual_gradient.py").write_text(KEY)
+    ex = grade(submission_dir=sub, exercises=secret_exercise, config=CONFIG, sandbox=sandbox,
+               include_hidden=True).exercises[0]
+    assert ex.status == "passed" and ex.score == ex.max_score, messages(ex)
+    assert [c.id for c in ex.checks][0] == "df_secret" and ex.checks[0].status == "passed"
 
 
 def test_no_process_survives_its_exercise(tmp_path, sandbox, twin_exercises):
@@ -271,6 +356,7 @@ def test_without_namespaces_the_grader_survives_a_killed_parent(tmp_path, twin_e
                              sandbox=basic))
         assert basic.isolation == "basic"
     assert result["twin"].status == "passed"
+    assert orphan_groups() == []  # the killed template's control groups are removed too
     # It killed its own process group too (os.killpg(0, ...)), so its exercise fails, named.
     assert result["manual_gradient"].status == "error"
     assert "kill its parent" in result["manual_gradient"].message.en

@@ -5,6 +5,11 @@ cgroup v2 (a unified hierarchy whose controllers are enabled for the grader's ow
 cgroup v1 (one hierarchy per controller, as in many containers) are both used; where neither
 is writable (not root, a read-only /sys/fs/cgroup, a v2 group whose controllers cannot be
 enabled), workers keep their per-process limits only, and `describe()` says so.
+
+The group also measures: its CPU time (v2 `cpu.stat`, v1 `cpuacct.usage`) and how long its
+processes waited for a CPU (`cpu.pressure`, on v2, or on the unified hierarchy a hybrid v1
+machine mounts beside the controllers, where every group has it), so that a timeout can be
+told apart from starvation (grader/sandbox/starvation.py). `meters()` names those files.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ import time
 ROOT = "/sys/fs/cgroup"
 CPU_WEIGHT = 100
 """Every worker the same share: one worker's sixty children share one worker's CPU."""
+V1_CONTROLLERS = ("memory", "pids", "cpu", "cpuacct")
+"""v1 hierarchies a worker gets a group in (cpu: the weight; cpuacct: its CPU time)."""
 
 
 def _own_groups() -> dict[str, str]:
@@ -53,11 +60,21 @@ class Layout:
             if {"memory", "pids"} <= enabled:
                 self.parents.append(("v2", parent))
         else:
-            for controller in ("memory", "pids"):
+            seen = set()
+            for controller in _v1_controllers():
                 base = os.path.join(ROOT, controller)
                 if controller in own and os.path.isdir(base):
-                    self.parents.append((controller, os.path.join(base,
-                                                                  own[controller].lstrip("/"))))
+                    parent = os.path.join(base, own[controller].lstrip("/"))
+                    if os.path.realpath(parent) not in seen:  # cpu,cpuacct mounted together
+                        seen.add(os.path.realpath(parent))
+                        self.parents.append((controller, parent))
+            # A hybrid machine's unified hierarchy holds no controller, but measures every
+            # group's CPU time and stall: the worker joins a group there too.
+            unified = os.path.join(ROOT, "unified")
+            if "" in own and os.path.exists(os.path.join(unified, "cgroup.controllers")):
+                parent = os.path.join(unified, own[""].lstrip("/"))
+                if os.path.exists(os.path.join(parent, "cpu.pressure")):
+                    self.parents.append(("psi", parent))
         self.parents = [(k, p) for k, p in self.parents if self._writable(p)]
 
     @staticmethod
@@ -101,6 +118,30 @@ class Group:
                     _try(path, "cpu.shares", "1024")
             except OSError:
                 continue
+
+    def meters(self) -> dict[str, str]:
+        """The files that measure the group: "usage" (CPU time: v2 `cpu.stat` or v1
+        `cpuacct.usage`) and "pressure" (`cpu.pressure`), where the group has them."""
+        out = {}
+        for kind, path in self.dirs:
+            if kind in ("v2", "psi"):
+                out.setdefault("usage", os.path.join(path, "cpu.stat"))
+                if os.path.exists(os.path.join(path, "cpu.pressure")):
+                    out["pressure"] = os.path.join(path, "cpu.pressure")
+            elif kind in ("cpuacct", "cpu") and os.path.exists(os.path.join(path,
+                                                                           "cpuacct.usage")):
+                out["usage"] = os.path.join(path, "cpuacct.usage")
+        return out
+
+    @classmethod
+    def existing(cls, dirs) -> "Group":
+        """Groups a template made (its spawn reply's [kind, path] pairs), for the grader to
+        end and remove when that template is gone (a worker killed it)."""
+        group = cls.__new__(cls)
+        group.dirs = [(str(k), str(p)) for k, p in dirs
+                      if str(p).startswith(ROOT + "/") and os.path.basename(str(p)).startswith(
+                          "grader-")]
+        return group
 
     def join(self, pid: int = 0) -> None:
         for _, path in self.dirs:
@@ -162,6 +203,13 @@ class Group:
                     break
                 except OSError:
                     time.sleep(0.01)
+
+
+def _v1_controllers() -> tuple[str, ...]:
+    """GRADER_CPU_GROUPS=0 leaves the v1 cpu hierarchy out (no weight per worker)."""
+    if os.environ.get("GRADER_CPU_GROUPS", "1") == "0":
+        return tuple(c for c in V1_CONTROLLERS if c != "cpu")
+    return V1_CONTROLLERS
 
 
 def _try(path: str, name: str, value: str) -> None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import wire
-from . import isolation, tmpdirs
+from . import cgroups, isolation, starvation, tmpdirs
 
 ROOT = str(Path(__file__).resolve().parents[2])
 # After main returns (its workers ended), os._exit skips tearing down torch's modules: a second
@@ -32,9 +32,12 @@ BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
 class WorkerLost(BaseException):
     """The worker timed out, crashed, exited or broke the protocol."""
 
-    def __init__(self, kind: str, detail: str = "", exit_code=None, signal=None):
+    def __init__(self, kind: str, detail: str = "", exit_code=None, signal=None,
+                 load: starvation.Load | None = None):
         super().__init__(kind, detail)
         self.kind, self.detail, self.exit_code, self.signal = kind, detail, exit_code, signal
+        self.load = load
+        """For a timeout: what the worker's group and the machine did meanwhile (or None)."""
 
 
 class SandboxError(Exception):
@@ -144,14 +147,16 @@ class Sandbox:
                 msg, fds, _, _ = socket.recv_fds(self.ctl, 4096, 1)
                 if not msg or not fds:
                     raise OSError("template closed")
-                pid = json.loads(msg)["pid"]
-                return Worker(self, pid, socket.socket(fileno=fds[0]), limits)
+                reply = json.loads(msg)
+                return Worker(self, reply["pid"], socket.socket(fileno=fds[0]), limits,
+                              starvation.Meter(reply.get("meters") or {}),
+                              groups=reply.get("groups") or [])
             except (OSError, ValueError, SandboxError):
                 if attempt:
                     raise SandboxError("the worker template stopped answering") from None
                 self._restart()  # a worker killed its parent: start a new template
 
-    def reap(self, pid: int, grace: float) -> dict:
+    def reap(self, pid: int, grace: float, groups=()) -> dict:
         try:
             self.ctl.settimeout(grace + 30)
             self.ctl.send(json.dumps({"op": "reap", "pid": pid, "grace": grace}).encode())
@@ -160,8 +165,10 @@ class Sandbox:
                 return json.loads(data)
         except (OSError, ValueError):
             pass
-        # The template is gone (killed by its child); the worker's group may still live.
+        # The template is gone (killed by its child); the worker's group may still live, and
+        # its control groups are left to the grader to end and remove.
         _kill_group(pid)
+        cgroups.Group.existing(groups).destroy()
         self._restart()
         return {"killed": True, "exit": None, "signal": None, "template_lost": True}
 
@@ -217,14 +224,22 @@ def _kill_group(pid: int) -> None:
 class Worker:
     """A live worker process with the student's file imported (or failing to)."""
 
-    def __init__(self, sandbox: Sandbox, pid: int, sock: socket.socket, limits: Limits):
+    def __init__(self, sandbox: Sandbox, pid: int, sock: socket.socket, limits: Limits,
+                 meter: starvation.Meter | None = None, groups=()):
         self.sandbox, self.pid, self.sock, self.limits = sandbox, pid, sock, limits
+        self.groups = list(groups)
+        """The worker's control groups, as [kind, path] (see Sandbox.reap)."""
         self.status: dict | None = None
+        self.meter = meter or starvation.Meter({})
+        self.since: starvation.Reading | None = None
+        """The meters when the current request was sent."""
 
     def _lost(self, kind: str, detail: str = "") -> WorkerLost:
+        # Read before the group goes: the kill, and the reap that removes the group, end it.
+        load = self.meter.load(self.since) if kind == "timeout" and self.since else None
         status = self.close(grace=0.0 if kind == "timeout" else 0.5)
         if kind in ("timeout", "protocol"):  # the grader ended it: its exit says nothing
-            return WorkerLost(kind, detail)
+            return WorkerLost(kind, detail, load=load)
         if status.get("memory"):
             return WorkerLost("memory", detail)
         if status.get("template_lost"):
@@ -251,6 +266,7 @@ class Worker:
         return header, wire.Decoder(header, blob)
 
     def request(self, header: dict, enc: wire.Encoder, timeout: float) -> tuple[dict, wire.Decoder]:
+        self.since = self.meter.read()
         try:
             self.sock.settimeout(timeout)
             wire.send(self.sock, header, enc)
@@ -263,5 +279,5 @@ class Worker:
             try:
                 self.sock.close()
             finally:
-                self.status = self.sandbox.reap(self.pid, grace)
+                self.status = self.sandbox.reap(self.pid, grace, self.groups)
         return self.status

@@ -200,7 +200,7 @@ def _private_dev() -> None:
 
 
 ENV_KEEP = {"PATH", "LANG", "LANGUAGE", "TZ", "LD_LIBRARY_PATH", "TMPDIR", "PYTHONHASHSEED",
-            "GRADER_NO_NAMESPACES", "GRADER_NO_CGROUPS"}
+            "GRADER_NO_NAMESPACES", "GRADER_NO_CGROUPS", "GRADER_CPU_GROUPS"}
 ENV_KEEP_PREFIXES = ("LC_", "OMP_", "MKL_", "OPENBLAS_", "KMP_", "GOMP_", "TORCH_")
 """What of the grader's environment reaches the template and its workers: the locale, the
 library search path, and the thread and CPU settings of torch's maths libraries. Not tokens,

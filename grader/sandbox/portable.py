@@ -218,7 +218,7 @@ class PortableSandbox:
             self.warm = self._launch()  # the next exercise's worker imports torch meanwhile
             return Worker(self, proc.pid, channel, limits)
 
-    def reap(self, pid: int, grace: float) -> dict:
+    def reap(self, pid: int, grace: float, groups=()) -> dict:
         proc = self.procs.pop(pid, None)
         if proc is None:
             return {"killed": False, "exit": None, "signal": None}

@@ -85,7 +85,10 @@ def spawn(ctl: socket.socket, request: dict, isolated: bool) -> int:
     if group is not None:
         GROUPS[pid] = group
     try:
-        socket.send_fds(ctl, [json.dumps({"pid": pid}).encode()], [ours.fileno()])
+        meters = group.meters() if group is not None else {}
+        dirs = group.dirs if group is not None else []
+        socket.send_fds(ctl, [json.dumps({"pid": pid, "meters": meters, "groups": dirs}).encode()],
+                        [ours.fileno()])
     except OSError:
         shutdown({pid})  # the grader is gone: nobody will ever reap this worker
         raise
