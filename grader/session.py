@@ -7,6 +7,7 @@ again), so one bad call costs that check, not the rest of the exercise.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import stat
 import time
@@ -51,6 +52,8 @@ class Session:
                          else deadline)
         """When the exercise's time runs out (monotonic); its phases share it."""
         self.worker: Worker | None = None
+        self.initial = _files(scratch)
+        """The scratch copy's files as the grader wrote them (see restart)."""
         self.hits: dict[str, set] = {}
         """Forbidden APIs the runtime trap saw, by function."""
         self.forbid = self._forbid_map()
@@ -158,8 +161,9 @@ class Session:
         WINDOW requests in flight: the worker computes the next answer while the grader judges
         this one. Each call keeps its own time limit, counted from when the worker could start
         it (the previous reply, or its request if later), as one call at a time would.
-        `examples` is a sequence of inputs. Stopping early (a failure) ends the worker, which may
-        still be answering requests that were not wanted: the next call starts a fresh one."""
+        `examples` is a sequence of inputs. Stopping early (a failure) restarts the session: the
+        worker may have acted on requests that were not wanted, so the next call starts from a
+        fresh import on the scratch copy as the grader wrote it."""
         self.start()
         worker = self.worker
         budget = _window_bytes(worker)
@@ -206,9 +210,9 @@ class Session:
             finished = True
         finally:
             if not finished and self.worker is worker and pending:
-                # It owes answers nobody will read: end it now, not after them.
-                worker.close(grace=0.0)
-                self.worker = None
+                # It owes answers nobody will read, and may have acted on some of them (how
+                # many is a matter of timing): start again from the state the grader made.
+                self.restart()
 
     def _send(self, worker: Worker, frame: bytes, mark: int) -> None:
         try:
@@ -251,10 +255,50 @@ class Session:
         cut = max(0, len(text) - OUTPUT_SHOWN)
         return text[:OUTPUT_SHOWN], cut + rest
 
+    def restart(self) -> None:
+        """End the worker at once and put the scratch copy back as the grader wrote it
+        (whatever the code wrote there is gone): the next call imports the file afresh, so
+        what follows does not depend on how far the worker got."""
+        if self.worker is not None:
+            self.worker.close(grace=0.0)
+            self.worker = None
+        try:
+            entries = list(os.scandir(self.scratch))
+        except OSError:
+            entries = []
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                else:
+                    os.unlink(entry.path)
+            except OSError:
+                pass
+        for name, data in self.initial.items():
+            try:
+                with open(os.path.join(self.scratch, name), "wb") as f:
+                    f.write(data)
+            except OSError:
+                pass
+
     def close(self) -> None:
         if self.worker is not None:
             self.worker.close(grace=0.2)
             self.worker = None
+
+
+def _files(folder: str) -> dict[str, bytes]:
+    """The regular files directly in folder, by name."""
+    out = {}
+    try:
+        with os.scandir(folder) as it:
+            for entry in it:
+                if entry.is_file(follow_symlinks=False):
+                    with open(entry.path, "rb") as f:
+                        out[entry.name] = f.read()
+    except OSError:
+        pass
+    return out
 
 
 def _window_bytes(worker: Worker) -> int:
