@@ -209,7 +209,15 @@ def scratch_copy(file: Path, source: bytes | None = None, name: str | None = Non
     scratch = Path(tempfile.mkdtemp(prefix="grader-"))
     name = name or file.name
     (scratch / name).write_bytes(source if source is not None else read_capped(file))
-    total, count = len(source or b""), 1
+    for other, data in beside(file, name, len(source or b"")):
+        (scratch / other).write_bytes(data)
+    return scratch
+
+
+def beside(file: Path, name: str | None = None, used: int = 0) -> list[tuple[str, bytes]]:
+    """The regular .py files beside `file` that its scratch copy gets, by name: at most
+    MAX_COPY_FILES files in all and MAX_COPY_BYTES with the `used` bytes of the file itself."""
+    name = name or file.name
     try:
         with os.scandir(file.parent) as it:
             siblings = sorted((e for e in it if e.name.endswith(".py")
@@ -217,8 +225,10 @@ def scratch_copy(file: Path, source: bytes | None = None, name: str | None = Non
                               key=lambda e: e.name)
     except OSError:
         siblings = []
+    out: list[tuple[str, bytes]] = []
+    total = used
     for entry in siblings:
-        if count >= MAX_COPY_FILES:
+        if len(out) + 1 >= MAX_COPY_FILES:
             break
         try:
             if not entry.is_file(follow_symlinks=False):
@@ -226,9 +236,9 @@ def scratch_copy(file: Path, source: bytes | None = None, name: str | None = Non
             data = read_capped(Path(entry.path), MAX_COPY_BYTES - total)
         except OSError:
             continue  # a link, a device, too large: the worker does not get it
-        (scratch / entry.name).write_bytes(data)
-        total, count = total + len(data), count + 1
-    return scratch
+        out.append((entry.name, data))
+        total += len(data)
+    return out
 
 
 def remove(scratch: Path) -> None:

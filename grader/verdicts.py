@@ -1,8 +1,8 @@
 """A student's verdicts kept per exercise file, so that a run re-grades only what changed.
 
 A student checks the whole course again and again while editing one file. An exercise's result
-depends on the bytes of its file, the spec, the checks chosen, the configuration and the grader
-(sources and versions): with all of them the same, grading gives the same verdict, so the kept
+depends on the bytes of its file (and of the .py files beside it, which its scratch copy gets),
+the spec, the checks chosen, the configuration and the grader (sources and versions): with all of them the same, grading gives the same verdict, so the kept
 one is shown instead (`check --fresh` grades everything again).
 
 Only verdicts judged from the answer's own data are kept: passed, failed, a check skipped, or an
@@ -21,7 +21,7 @@ import json
 import os
 from pathlib import Path
 
-from . import notebook, safepickle, speccache
+from . import notebook, safepickle, speccache, submission
 from .results import CheckResult, ExerciseResult
 from .spec import Exercise
 
@@ -47,6 +47,10 @@ def key(exercise: Exercise, submission_dir: Path, config, include_hidden: bool) 
                  os.environ.get("GRADER_SANDBOX", ""), found[0].name):
         h.update(part.encode() + b"\0")
     h.update(data)
+    # The files its scratch copy gets beside it (a helper module it may import): with no
+    # bytes of the file itself counted against their cap, at least those the copy gets.
+    for name, other in submission.beside(found[0], exercise.file):
+        h.update(b"\0" + name.encode() + b"\0" + other)
     return h.hexdigest()[:40]
 
 

@@ -38,10 +38,11 @@ def graded(monkeypatch):
 
 
 def _sub(tmp_path, **files):
+    """A working copy's layout: exercises/<id>/<id>.py."""
     sub = tmp_path / "sub"
-    sub.mkdir(exist_ok=True)
     for name, source in files.items():
-        (sub / f"{name}.py").write_bytes(source)
+        (sub / name).mkdir(parents=True, exist_ok=True)
+        (sub / name / f"{name}.py").write_bytes(source)
     return sub
 
 
@@ -66,12 +67,17 @@ def test_an_unchanged_file_shows_its_kept_verdict(tmp_path, kept, graded, sandbo
                   remember=True)
     assert graded == ["grad_clipping", "vector_backward"]  # nothing graded again
     assert _strip(again) == _strip(first)
-    (sub / "vector_backward.py").write_bytes(mutant + b"\n# edited\n")
+    (sub / "vector_backward" / "vector_backward.py").write_bytes(mutant + b"\n# edited\n")
     grade(submission_dir=sub, exercises=chosen, config=fast_config, sandbox=sandbox,
           remember=True)
     assert graded[2:] == ["vector_backward"]  # only the changed file
     grade(submission_dir=sub, exercises=chosen, config=fast_config, sandbox=sandbox)
     assert graded[3:] == ["grad_clipping", "vector_backward"]  # remember=False: a grade
+    # A module beside the file, which it could import: its scratch copy changes too.
+    (sub / "vector_backward" / "helpers.py").write_text("SCALE = 1\n")
+    grade(submission_dir=sub, exercises=chosen, config=fast_config, sandbox=sandbox,
+          remember=True)
+    assert graded[5:] == ["vector_backward"]
 
 
 def test_another_config_or_checks_is_another_verdict(tmp_path, kept, graded, sandbox, exercises,
