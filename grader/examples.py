@@ -5,17 +5,17 @@ the sequence depends on the seed, the strategy, the example count and hypothesis
 never on the answer, until an example fails. So a check's examples are drawn once (by a
 property that records them and always passes) and kept, with the reference values the kinds
 compute for them (`Judging.remember`). Grading replays them against a submission
-(grader.replay); a check whose replay meets a failure is handed to hypothesis as before, which
+(grader.grading.replayed, through Session.stream); a check whose replay meets a failure is handed to hypothesis as before, which
 draws the same examples again, meets the same first failure and shrinks it: the verdict and the
 counterexample are those hypothesis gives without replay.
 
 Where they are kept: in memory for the life of the process (a class batch, `watch`), and for
 single runs (`check`, `validate`) also on disk, in speccache.folder()/examples, one file per
 check named by a hash of the grader's sources and versions (speccache), the spec's bytes, the
-check, the seed and the example count: never trusted across versions, safe to delete, and read
-read back by an unpickler that builds only tensors and a few data classes of the grader's
-(data, never code). `batch` does not read the disk: grades
-depend on nothing a worker process could have written. GRADER_REPLAY=off grades without replay
+check, what it draws from, the seed and the example count: never trusted across versions, safe
+to delete, and read back by an unpickler that builds only tensors and a few data classes of the
+grader's (grader.safepickle: data, never code). `batch` does not read the disk: grades depend on
+nothing a worker process could have written. GRADER_REPLAY=off grades without replay
 (each check in hypothesis alone, as before).
 """
 
@@ -80,7 +80,7 @@ def key(exercise: Exercise, check: Check, examples: int, seed: int) -> str:
     another key even with the same bytes on disk)."""
     drawn_from = repr((check.kind, check.args, check.dtypes, check.options, check.expect,
                        exercise.dims))
-    text = (f"{FORMAT}/{speccache._code_digest()}/{exercise.id}/{exercise.spec_hash}/"
+    text = (f"{FORMAT}/{speccache.code_digest()}/{exercise.id}/{exercise.spec_hash}/"
             f"{check.id}/{drawn_from}/{examples}/{seed}")
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
@@ -133,9 +133,10 @@ class Drawer:
         pay or cannot be done (no fork, one core, no disk store, few checks to draw)."""
         if not _disk or speccache.folder() is None:
             return None
-        todo = [t for t in todo if key(t[0], t[1], t[3], t[4]) not in _MEMORY
-                and not on_disk(key(t[0], t[1], t[3], t[4]))]
-        if len(todo) < cls.MIN_CHECKS or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
+        keyed = [(key(e, c, count, seed), (e, c, kind, count, seed))
+                 for e, c, kind, count, seed in todo]
+        keyed = [(k, t) for k, t in keyed if k not in _MEMORY and not on_disk(k)]
+        if len(keyed) < cls.MIN_CHECKS or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
             return None
         try:
             pid = os.fork()
@@ -145,8 +146,7 @@ class Drawer:
             return cls(pid)
         code = 0
         try:  # the child: draw backwards until the grading process's side is reached
-            for exercise, check, kind, count, seed in reversed(todo):
-                k = key(exercise, check, count, seed)
+            for k, (exercise, check, kind, count, seed) in reversed(keyed):
                 if on_disk(k):
                     break
                 save(Drawn(k, draw(exercise, check, kind, count, seed)))
