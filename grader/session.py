@@ -27,6 +27,10 @@ WINDOW = 16
 WINDOW_BYTES = 64 * 1024
 """Request bytes a stream keeps in flight at most (see _window_bytes): inside the channel's
 buffer, so that the grader never blocks sending while the worker computes or replies."""
+METER_EVERY = 0.05
+"""Seconds between readings of a streaming worker's CPU meters. A timed-out call is judged on
+the meters since the reading before it could start, at most this much earlier: a small part of
+a limit of a second or more; a reading per call (three files) was 7% of a batch's time."""
 OUTPUT_SHOWN = 2000
 """Characters of what a student's call printed that a result keeps."""
 
@@ -200,7 +204,8 @@ class Session:
                 except WorkerLost as lost:
                     raise self._lost(lost, mark) from None
                 ready = time.monotonic()
-                worker.since = worker.meter.read()
+                if ready - worker.since.at >= METER_EVERY:
+                    worker.since = worker.meter.read()
                 pending.popleft()
                 queued -= size
                 values = self._values(check, reply, dec, None)

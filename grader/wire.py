@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import socket
 import struct
 import time
@@ -37,6 +38,8 @@ MAX_HEADER_DEPTH = 40
 MAX_HEADER_NODES = 400_000
 MAX_STRING = 10_000
 """Characters of any one string in a received header; longer ones are cut (see safetext)."""
+MAX_KEY = 200
+"""Characters of a dict key in a received header."""
 
 DTYPES = {
     name: getattr(torch, name)
@@ -171,9 +174,32 @@ def clean_header(value):
             items = list(node.items())
             node.clear()
             for k, v in items:
-                node[safetext.clean(k, 200)] = v
+                node[safetext.clean(k, MAX_KEY)] = v
             stack.extend((node, k, depth + 1) for k in node)
     return root[0]
+
+
+_STRING = re.compile(rb'"[^"]*"')
+_LONG_STRING = re.compile(rb'"[^"]{%d,}"' % (MAX_KEY + 1))
+_INNERMOST = re.compile(rb"\[[^\[\]{}]*\]|\{[^\[\]{}]*\}")
+
+
+def plain(raw: bytes) -> bool:
+    """True when clean_header would return the JSON text `raw`, once parsed, as it is: printable
+    ASCII with no escape (strict JSON has no raw control character in a string), no string
+    longer than a key may be, and fewer nodes and levels than the limits. Most replies are, and
+    this costs a few regular expressions instead of a walk over every node; False only means
+    that the walk decides."""
+    if len(raw) > MAX_HEADER_NODES or not raw.isascii() or b"\\" in raw or b"\x7f" in raw:
+        return False
+    if _LONG_STRING.search(raw):  # (may also match between two strings: then the walk decides)
+        return False
+    rest = _STRING.sub(b'""', raw)  # without a backslash, every string is one such match
+    for _ in range(MAX_HEADER_DEPTH):  # each pass removes the innermost level of nesting
+        if b"[" not in rest and b"{" not in rest:
+            return True
+        rest = _INNERMOST.sub(b"0", rest)
+    return False
 
 
 def recv(sock: socket.socket, deadline: float | None = None) -> tuple[dict, bytes]:
@@ -182,13 +208,15 @@ def recv(sock: socket.socket, deadline: float | None = None) -> tuple[dict, byte
     (n,) = struct.unpack(">I", _recv_exact(sock, 4, deadline))
     if n > MAX_HEADER:
         raise WireError("header too large")
+    raw = _recv_exact(sock, n, deadline)
     try:
-        header = json.loads(_recv_exact(sock, n, deadline))
+        header = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise WireError(f"header is not JSON: {type(exc).__name__}") from None
     if not isinstance(header, dict):
         raise WireError("header is not an object")
-    header = clean_header(header)
+    if not plain(raw):
+        header = clean_header(header)
     tensors = header.get("tensors", [])
     if not isinstance(tensors, list):
         raise WireError("tensors is not a list")

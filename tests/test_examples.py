@@ -176,6 +176,47 @@ def test_same(a, b, same):
     assert examples.same(a, b) is same
 
 
+def _leaf(*shape, grad=False, dtype=torch.float32):
+    return torch.randn(*shape, dtype=dtype).requires_grad_(grad)
+
+
+_SHARED = torch.randn(4)
+_VIEWED = torch.randn(3, 4)
+
+
+@pytest.mark.parametrize("value", [
+    {"x": _leaf(3, grad=True), "w": _leaf(2, 2, dtype=torch.float64), "n": 3, "s": "a"},
+    {"xs": [_leaf(2), (_leaf(1, grad=True), None)], "e": torch.zeros(0), "f": torch.zeros(0)},
+    {"t": _VIEWED.t().requires_grad_()},                   # a layout of its own
+    {"a": _VIEWED[1], "b": _VIEWED[2]},                    # views of one storage
+    {"a": _SHARED, "b": _SHARED},                          # one tensor twice
+    {"a": _SHARED, "b": _SHARED.view(2, 2)},               # two on one whole storage
+    {"p": torch.nn.Parameter(torch.ones(2))},              # a subclass
+    {"z": torch.tensor(2.5, dtype=torch.float64), "b": torch.tensor([True, False])},
+])
+def test_copied_is_a_deepcopy(value):
+    got, want = examples.copied(value), __import__("copy").deepcopy(value)
+    assert examples.same(got, want) and examples.same(got, value)
+
+    def tensors(v):
+        if isinstance(v, torch.Tensor):
+            return [v]
+        items = v.values() if isinstance(v, dict) else v if isinstance(v, (list, tuple)) else []
+        return [t for item in items for t in tensors(item)]
+
+    for g, w, o in zip(tensors(got), tensors(want), tensors(value)):
+        assert type(g) is type(w) and g.requires_grad == w.requires_grad and g.is_leaf
+        assert g.stride() == w.stride() and g.storage_offset() == w.storage_offset()
+        assert g.numel() == 0 or g.data_ptr() != o.data_ptr()  # never the store's own memory
+    g, w = tensors(got), tensors(want)
+    if len(g) >= 2:  # tensors that shared memory still do, as deepcopy keeps them
+
+        def shared(a, b):
+            return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+
+        assert shared(g[0], g[1]) == shared(w[0], w[1])
+
+
 def test_a_drawer_process_draws_from_the_last_check_back(store, exercises, fast_config):
     """A cold run's second process: it draws backwards and stops at what is on disk."""
     from grader.grading import _to_draw

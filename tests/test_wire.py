@@ -8,6 +8,8 @@ import struct
 
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from grader import wire
 
@@ -194,3 +196,35 @@ def test_a_trickled_frame_misses_its_deadline():
     a.close()
     b.close()
     thread.join()
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+    | st.text(max_size=5) | st.text(alphabet="ab[]{}\",:x", max_size=3) | st.sampled_from(
+        ["", "x" * 201, "\x1b[32m", "\x7f", "\r\n", "é", "\ud800", "tail\\"]),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(max_size=4) | st.just("k" * 201), inner, max_size=4),
+    max_leaves=30)
+
+
+@given(_JSON, st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_a_plain_header_is_one_the_walk_would_leave_as_it_is(value, ascii_only):
+    """The fast path only ever skips a walk that would change nothing (or refuse nothing)."""
+    raw = json.dumps({"v": value}, ensure_ascii=ascii_only).encode("utf-8", "surrogatepass")
+    if not wire.plain(raw):
+        return
+    parsed = json.loads(raw)
+    assert wire.clean_header(json.loads(raw)) == parsed
+
+
+def test_common_replies_are_plain_and_odd_ones_are_walked():
+    enc = wire.Encoder()
+    reply = {"ok": True, "outs": enc.value((torch.ones(3), {"g": [torch.zeros(2, 2)]})),
+             "graph": {"a": [1, 2, {"b": None}]}, "output_at": 0}
+    assert wire.plain(enc.frame(reply)[4:4 + struct.unpack(">I", enc.frame(reply)[:4])[0]])
+    deep = {"x": 1}
+    for _ in range(wire.MAX_HEADER_DEPTH + 1):
+        deep = {"x": [deep]}
+    for odd in ({"m": "\x1b[32m"}, {"m": "é"}, {"k" * 201: 1}, {"m": "\x7f"}, deep):
+        assert not wire.plain(json.dumps(odd).encode())
