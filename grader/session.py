@@ -287,8 +287,10 @@ class Session:
                 pass
 
     def close(self) -> None:
+        """End the worker: every reply it owed is in, and what it printed is on file (it
+        flushes before each reply), so it is killed at once, not waited for."""
         if self.worker is not None:
-            self.worker.close(grace=0.2)
+            self.worker.close(grace=0.0)
             self.worker = None
 
 

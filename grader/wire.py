@@ -49,6 +49,7 @@ DTYPES = {
     )
 }
 DTYPE_NAMES = {dtype: name for name, dtype in DTYPES.items()}
+ITEMSIZES = {dtype: torch.empty((), dtype=dtype).element_size() for dtype in DTYPES.values()}
 
 
 class WireError(Exception):
@@ -94,11 +95,11 @@ class Encoder:
         if name is None:
             return {"O": f"Tensor[{t.dtype}]"}
         raw = tensor_bytes(t)
+        offset = self.size  # the bytes of the tensors before this one
         self.size += len(raw)
         if self.size > MAX_FRAME:
             raise WireError("frame too large")
-        entry = {"dtype": name, "shape": list(t.shape), "offset": sum(map(len, self.blobs)),
-                 "nbytes": len(raw)}
+        entry = {"dtype": name, "shape": list(t.shape), "offset": offset, "nbytes": len(raw)}
         if layout and t.numel() > 1 and not t.is_contiguous():
             entry["strides"], entry["storage_offset"] = list(t.stride()), t.storage_offset()
         entry.update(facts or {})
@@ -284,7 +285,7 @@ class Decoder:
                 or offset + nbytes > len(self.blob):
             raise WireError("bad tensor range")
         numel = math.prod(shape)
-        itemsize = torch.empty((), dtype=dtype).element_size()
+        itemsize = ITEMSIZES[dtype]
         if numel * itemsize != nbytes:
             raise WireError("tensor size does not match its shape")
         raw = self.blob[offset:offset + nbytes]

@@ -193,7 +193,7 @@ class Group:
                     pass
             if not left or time.monotonic() > deadline:
                 break
-            time.sleep(0.01)
+            time.sleep(0.001)
         for _, path in self.dirs:
             for _ in range(100):
                 try:
@@ -202,7 +202,7 @@ class Group:
                 except FileNotFoundError:
                     break
                 except OSError:
-                    time.sleep(0.01)
+                    time.sleep(0.001)
 
 
 def _v1_controllers() -> tuple[str, ...]:

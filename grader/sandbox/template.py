@@ -158,7 +158,7 @@ def reap(ctl: socket.socket, request: dict) -> None:
             done, status = pid, None
         if done or time.monotonic() >= deadline:
             break
-        time.sleep(0.005)
+        time.sleep(0.001)
     if not done:
         killed = True
         _killpg(pid)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import functools
 import math
 
 import torch
@@ -37,10 +38,16 @@ FACETS = ("value", "grad", "requires_grad", "is_leaf", "grad_fn", "node_returns"
 NAMESPACE = {"torch": torch, "nn": nn, "F": F, "math": math}
 
 
+@functools.lru_cache(maxsize=64)
+def _compiled(source: str, where: str):
+    """The spec's source compiled once per worker, not once per call (code is immutable)."""
+    return compile(source, where, "exec")
+
+
 def define(source: str, name: str, where: str):
     """The function `name` defined by trusted spec source."""
     scope = dict(NAMESPACE, __builtins__=builtins)
-    exec(compile(source, where, "exec"), scope)  # noqa: S102 (the teacher's spec, not a student's)
+    exec(_compiled(source, where), scope)  # noqa: S102 (the teacher's spec, not a student's)
     fn = scope.get(name)
     if not callable(fn):
         raise ValueError(f"{where} defines no function {name!r}")
