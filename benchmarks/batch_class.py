@@ -1,7 +1,7 @@
 """Build a class of submissions from solutions/ and time `grader batch` on it.
 
     python benchmarks/batch_class.py [--size 100] [--jobs 2] [--exercises ID ...] [--twice]
-                                     [--correct] [--memory 10,200]
+                                     [--correct] [--memory 10,200] [--before TREE]
 
 The class: copies of the answer key and of the variants, every known-wrong mutant, empty and
 broken submissions; every fifth student answers everything right, the others about half
@@ -12,7 +12,9 @@ exercises, so the ratios mean something on a machine shared with other work. It 
 batch's wall time per submission over the floor (targets: at most 0.2x for a correct class,
 0.4x for a mixed one) and the batch parent's peak RSS. It then parses every output (JSON, CSV,
 JUnit XML with a real parser, the Gradescope files), and with --twice grades the class again and
-compares the outputs byte for byte. --memory A,B grades classes of A and B submissions instead
+compares the outputs byte for byte. --before TREE grades the same class with an older checkout
+first (e.g. `git worktree add /tmp/old OLD`) and reports both times and whether results.json
+is the same (`seconds` aside). --memory A,B grades classes of A and B submissions instead
 and compares the parent's peak RSS (target: B=200 within 100 MB of A=10).
 """
 
@@ -84,9 +86,9 @@ def build(root: Path, size: int, ids: list[str], correct: bool = False) -> dict[
     return counts
 
 
-def timed(cmd: list[str]) -> tuple[float, subprocess.CompletedProcess]:
+def timed(cmd: list[str], cwd: Path = ROOT) -> tuple[float, subprocess.CompletedProcess]:
     started = time.monotonic()
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
     return time.monotonic() - started, proc
 
 
@@ -164,6 +166,19 @@ def memory(work: Path, args, ids: list[str]) -> int:
     return 0
 
 
+def results(out: Path):
+    """results.json without the figures that differ from run to run (seconds, the grader's
+    version string)."""
+    def strip(node):
+        if isinstance(node, dict):
+            return {k: strip(v) for k, v in node.items() if k not in ("seconds", "grader")}
+        if isinstance(node, list):
+            return [strip(v) for v in node]
+        return node
+
+    return strip(json.loads((out / "results.json").read_text()))
+
+
 def files(folder: Path) -> dict:
     return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
@@ -180,6 +195,9 @@ def main() -> int:
                    help="grade classes of A and B submissions and compare the parent's peak RSS")
     p.add_argument("--keep", type=Path, help="build the class here and keep it (default: a "
                                              "temporary folder)")
+    p.add_argument("--before", type=Path, metavar="TREE",
+                   help="also grade the class with the grader in TREE (an older checkout), "
+                        "first, and compare the time and the results (seconds aside)")
     args = p.parse_args()
     ids = exercise_ids(args.exercises)
     work = args.keep or Path(tempfile.mkdtemp(prefix="grader-class-"))
@@ -190,6 +208,12 @@ def main() -> int:
         batch = [sys.executable, "-m", "grader", "batch", str(work / "class"), "--jobs",
                  str(args.jobs), "--exercises", *ids, "--out"]
         floor = floor_seconds()
+        before = None
+        if args.before:
+            before = timed(batch + [str(work / "out_before")], cwd=args.before.resolve())
+            if before[1].returncode != 0:
+                print(before[1].stdout[-3000:], before[1].stderr[-3000:], file=sys.stderr)
+                raise SystemExit(f"the batch of {args.before} exited {before[1].returncode}")
         check_s, check = timed([sys.executable, "-m", "grader", "check", *ids,
                                 "--submission", str(SOLUTIONS)])
         batch_s, run, peak = timed_rss(batch + [str(work / "out1")])
@@ -210,12 +234,18 @@ def main() -> int:
                   "batch_over_check": round(batch_s / check_s, 1),
                   "parent_peak_rss_mb": peak and round(peak, 1),
                   "outputs": check_outputs(work / "out1", args.size)}
+        if before is not None:
+            report["before_seconds"] = round(before[0], 1)
+            report["before_over_now"] = round(before[0] / batch_s, 2)
+            report["same_results_as_before"] = (results(work / "out_before")
+                                                == results(work / "out1"))
         if args.twice:
             again_s, _ = timed(batch + [str(work / "out2")])
             report["second_batch_seconds"] = round(again_s, 1)
             report["identical"] = files(work / "out1") == files(work / "out2")
         print(json.dumps(report, indent=2))
-        return 0 if report.get("identical", True) else 1
+        return 0 if report.get("identical", True) and report.get("same_results_as_before",
+                                                                   True) else 1
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)

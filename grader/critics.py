@@ -9,6 +9,7 @@ the template before any student code runs.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -116,22 +117,34 @@ def _layers(recipe: Recipe, dtype) -> list:
 
 def build(recipe: Recipe, weights, dtype=torch.float64) -> nn.Sequential:
     """The critic of this recipe with these weights (a list of tensors in parameters() order)."""
-    net = nn.Sequential(*_layers(recipe, dtype)).to_empty(device="cpu")
-    params = list(net.parameters())
+    net = nn.Sequential(*_layers(recipe, dtype))  # on the meta device: shapes only
+    named = list(net.named_parameters())
     weights = list(weights)
-    if len(weights) != len(params):
-        raise ValueError(f"critic needs {len(params)} weight tensors, got {len(weights)}")
+    if len(weights) != len(named):
+        raise ValueError(f"critic needs {len(named)} weight tensors, got {len(weights)}")
     with torch.no_grad():
-        for p, w in zip(params, weights):
+        for (name, p), w in zip(named, weights):
             if tuple(w.shape) != tuple(p.shape):
                 raise ValueError(f"weight of shape {tuple(w.shape)} for a parameter of shape "
                                  f"{tuple(p.shape)}")
-            p.copy_(w)
+            # What to_empty(device="cpu") then copy_ made, without to_empty's trip through
+            # torch's meta-tensor machinery (most of a critic's cost per call).
+            owner, _, attr = name.rpartition(".")
+            data = torch.empty(p.shape, dtype=p.dtype).copy_(w)
+            setattr(net.get_submodule(owner), attr, nn.Parameter(data, p.requires_grad))
     return net
 
 
 def parameter_names(recipe: Recipe) -> list[str]:
-    return [name for name, _ in nn.Sequential(*_layers(recipe, torch.float64)).named_parameters()]
+    return list(_parameter_names(recipe))
+
+
+@functools.lru_cache(maxsize=256)
+def _parameter_names(recipe: Recipe) -> tuple[str, ...]:
+    """(A recipe is frozen: its names never change, and building its layers costs a
+    millisecond.)"""
+    return tuple(name for name, _ in
+                 nn.Sequential(*_layers(recipe, torch.float64)).named_parameters())
 
 
 def init_weights(recipe: Recipe, seed: int, dtype=torch.float64) -> list[torch.Tensor]:
