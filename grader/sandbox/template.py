@@ -65,22 +65,47 @@ def _group(limits: dict) -> cgroups.Group | None:
                          memory_bytes=max(int(limits["memory_bytes"]), 256 * 2**20), pids=NPROC)
 
 
-def spawn(ctl: socket.socket, request: dict, isolated: bool) -> int:
+def spawn(ctl: socket.socket, request: dict, pids: isolation.PidNamespaces | None) -> int:
+    """Fork a worker; with `pids` (namespaces work here), it is PID 1 of a new PID namespace
+    and is told its pid as the template sees it (its user id is made from that)."""
     ours, theirs = socket.socketpair()
     group = _group(request["limits"])
-    pid = os.fork()
-    if pid == 0:
-        code = 0
+    told, tell = os.pipe() if pids is not None else (-1, -1)
+    try:
+        if pids is not None:
+            pids.next_child()
         try:
-            ctl.close()
-            ours.close()
-            if group is not None:
-                group.join()  # before anything else: all the worker starts is counted
-            _child(theirs, request, isolated)
+            pid = os.fork()
         except BaseException:
-            code = 70
-        finally:
-            os._exit(code)
+            if pids is not None:
+                pids.reset()
+            raise
+        if pid and pids is not None:  # the template's own (the child is in the new one)
+            pids.reset()  # (raises only if the kernel changed its mind: the template ends)
+        if pid == 0:
+            code = 0
+            try:
+                ctl.close()
+                ours.close()
+                if group is not None:
+                    group.join()  # before anything else: all the worker starts is counted
+                own = 0
+                if pids is not None:
+                    os.close(tell)
+                    own = int(os.read(told, 32) or b"0")
+                    if own <= 0:
+                        raise OSError("the template did not tell the worker its pid")
+                _child(theirs, request, pids is not None, own)
+            except BaseException:
+                code = 70
+            finally:
+                os._exit(code)
+        if pids is not None:
+            os.write(tell, str(pid).encode())
+    finally:
+        for fd in (told, tell):
+            if fd >= 0:
+                os.close(fd)
     theirs.close()
     if group is not None:
         GROUPS[pid] = group
@@ -97,8 +122,10 @@ def spawn(ctl: socket.socket, request: dict, isolated: bool) -> int:
     return pid
 
 
-def _child(sock: socket.socket, request: dict, isolated: bool) -> None:
-    """The forked child: its own session; with namespaces, a PID-1 worker under a fresh uid."""
+def _child(sock: socket.socket, request: dict, isolated: bool, pid: int) -> None:
+    """The forked child: its own session; isolated, PID 1 of a fresh PID namespace (its `pid`
+    is the one the template sees) that also enters new mount, network, IPC and UTS namespaces
+    and runs under a user id of its own. When it ends, every process it started ends."""
     from . import worker
 
     os.setsid()
@@ -111,7 +138,7 @@ def _child(sock: socket.socket, request: dict, isolated: bool) -> None:
     redirect_output(scratch)
     if isolated:
         try:
-            isolation.enter_namespaces()
+            isolation.enter_namespaces(pid=False)  # the PID one is the template's doing
             isolation.confine(keep=[sys.base_prefix, sys.prefix, *sys.path[1:]],
                               scratch=scratch, hide=request.get("hide", []))
             os.environ["TMPDIR"] = "/tmp"  # its private one
@@ -121,29 +148,13 @@ def _child(sock: socket.socket, request: dict, isolated: bool) -> None:
         apply_limits(request["limits"])
         worker.serve(sock, request)
         return
-    uid = isolation.worker_uid(os.getpid())
-    inner = os.fork()
-    if inner == 0:  # PID 1 of the new namespace: when it ends, everything it started ends
-        code = 0
-        try:
-            try:
-                isolation.mount_proc()
-            except OSError:
-                pass
-            isolation.drop_privileges(uid, scratch)
-            apply_limits(request["limits"], own_uid=True)
-            worker.serve(sock, request)
-        except BaseException:
-            code = 70
-        finally:
-            os._exit(code)
-    sock.close()
-    _, status = os.waitpid(inner, 0)
-    if os.WIFSIGNALED(status):  # die the same way, so the grader names the signal
-        sig = os.WTERMSIG(status)
-        signal.signal(sig, signal.SIG_DFL)
-        os.kill(os.getpid(), sig)
-    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 70)
+    try:
+        isolation.mount_proc()
+    except OSError:
+        pass
+    isolation.drop_privileges(isolation.worker_uid(pid), scratch)
+    apply_limits(request["limits"], own_uid=True)
+    worker.serve(sock, request)
 
 
 def reap(ctl: socket.socket, request: dict) -> None:
@@ -253,10 +264,10 @@ def _serve(ctl: socket.socket, live: set[int]) -> None:
 
     trap.alias_index()  # once here, not in every worker
 
-    isolated = _namespaces_work()
+    pids = isolation.PidNamespaces.try_make() if _namespaces_work() else None
     LAYOUT = (cgroups.Layout() if isolation.available() and not os.environ.get("GRADER_NO_CGROUPS")
               else None)
-    ctl.send(json.dumps({"ready": True, "isolation": "namespaces" if isolated else "basic",
+    ctl.send(json.dumps({"ready": True, "isolation": "namespaces" if pids else "basic",
                          "cgroups": LAYOUT.describe() if LAYOUT else "none"}).encode())
     while True:
         try:
@@ -267,7 +278,7 @@ def _serve(ctl: socket.socket, live: set[int]) -> None:
             break
         request = json.loads(data)
         if request["op"] == "spawn":
-            live.add(spawn(ctl, request, isolated))
+            live.add(spawn(ctl, request, pids))
         elif request["op"] == "reap":
             live.discard(int(request["pid"]))
             reap(ctl, request)
