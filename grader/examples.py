@@ -60,10 +60,10 @@ class Drawn:
 
 
 def copied(value):
-    """copy.deepcopy(value), at about a quarter of its cost for what examples hold: containers, numbers and
-    plain tensors with storages of their own (clone() keeps their values, dtype, shape and
-    requires_grad). Anything else (a view, a subclass, a tensor with a .grad or beside another
-    on one storage, an object of any other type) is left to deepcopy, whole."""
+    """copy.deepcopy(value), at about a quarter of its cost for what examples hold: containers,
+    numbers and plain tensors with storages of their own (clone() keeps their values, dtype,
+    shape and requires_grad). Anything else (a view, a subclass, a tensor with a .grad or
+    beside another on one storage, an object of any other type) is left to deepcopy, whole."""
     tensors: dict[int, torch.Tensor] = {}
     try:
         out = _copy(value, tensors, set(), 0)
@@ -85,8 +85,8 @@ def _copy(value, tensors: dict, storages: set, depth: int):
         if id(value) in tensors:
             return tensors[id(value)]
         storage = value.untyped_storage().data_ptr() or None  # (None: holds no bytes)
-        if (storage is not None and storage in storages or value.grad is not None or not value.is_leaf
-                or not value.is_contiguous() or value.storage_offset()
+        if ((storage is not None and storage in storages) or value.grad is not None
+                or not value.is_leaf or not value.is_contiguous() or value.storage_offset()
                 or value.untyped_storage().nbytes() != value.numel() * value.element_size()):
             raise _Odd
         storages.add(storage)
