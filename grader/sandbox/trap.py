@@ -141,15 +141,15 @@ GUARDED_MODULES = ("grader.wire", "grader.sandbox")
 _guarded_names: tuple[str, ...] | None = None
 
 
-def _probe_code(rescan: bool = False) -> dict[str, int]:
-    """Identities of the grader's own code loaded in the worker (the probes that observe the
-    student's objects, the wire format, these traps): functions with their code, and the
-    methods of its classes. A file that patches them to forge its observations is reported as
-    tampering, like one that patches torch."""
+def _probe_code(rescan: bool = False) -> list[tuple]:
+    """The grader's own code loaded in the worker (the probes that observe the student's
+    objects, the wire format, these traps), as _probe_entries: functions with their code, and
+    the methods of its classes. A file that patches them to forge its observations is reported
+    as tampering, like one that patches torch."""
     global _guarded_names
     if _guarded_names is None or rescan:  # the worker's first, before any student code runs
         _guarded_names = tuple(n for n in list(sys.modules) if n.startswith(GUARDED_MODULES))
-    return {path: ident for path, _, _, _, ident in _probe_entries(_guarded_names)}
+    return list(_probe_entries(_guarded_names))
 
 
 def _probe_entries(names):
@@ -180,13 +180,14 @@ def snapshot(rescan: bool = False) -> dict[str, int]:
     notice later replacement. rescan: find the grader's modules again (the worker does before
     it imports the student's file; later snapshots look at those modules only)."""
     global _watched
-    out = _probe_code(rescan)
+    entries = _probe_code(rescan)
+    out = {path: ident for path, _, _, _, ident in entries}
     for path in GUARDED_ATTRIBUTES:
         found = resolve(path)
         out[path] = id(found[2]) if found else 0
     if rescan:
         seen = [(owner, attr, value, value.__code__ if isinstance(value, types.FunctionType)
-                 else None) for _, owner, attr, value, _ in _probe_entries(_guarded_names)]
+                 else None) for _, owner, attr, value, _ in entries]
         guarded = [(path, (resolve(path) or (None, None, None))[2]) for path in GUARDED_ATTRIBUTES]
         modules = [(name, sys.modules.get(name)) for name in _guarded_names]
         _watched = (out, (seen, guarded, modules))
