@@ -2,8 +2,8 @@
 
 The zip holds setup.sh and run_autograder at its top (grader/templates/gradescope/), the
 grader, the teacher's specs with their hidden checks, the starters (so a summary can tell an
-untouched file apart), config.yaml without the gradebook and requirements.txt without the test
-runner. Never solutions/, tests/ or benchmarks/: Gradescope runs the student's code in the same
+untouched file apart), config.yaml without the gradebook (its grading seed kept: Gradescope
+grades as `batch` does) and requirements.txt without the test runner. Never solutions/, tests/ or benchmarks/: Gradescope runs the student's code in the same
 machine. run_autograder grades the submission as `batch` does and copies its Gradescope result
 to /autograder/results/results.json.
 """
@@ -56,7 +56,8 @@ def build(*, root: Path, exercises: list[Exercise], path: Path) -> list[str]:
         _add(z, "exercises/ORDER", "".join(f"{e.id}\n" for e in exercises).encode())
         if (root / "config.yaml").is_file():
             _add(z, "config.yaml",
-                 public_config((root / "config.yaml").read_text(encoding="utf-8")).encode())
+                 public_config((root / "config.yaml").read_text(encoding="utf-8"),
+                               grading_seed=True).encode())
         if (root / "requirements.txt").is_file():
             _add(z, "requirements.txt",
                  public_requirements((root / "requirements.txt").read_text()).encode())

@@ -78,7 +78,8 @@ def _parser() -> argparse.ArgumentParser:
     bat.add_argument("--exercises", nargs="+", metavar="ID", help="exercise ids (default: all)")
     bat.add_argument("--gradebook", type=Path, metavar="FILE",
                      help="SQLite gradebook to record the run in (default: config gradebook)")
-    bat.add_argument("--seed", type=int, help="hypothesis seed (default: config seed)")
+    bat.add_argument("--seed", type=int, help="hypothesis seed (default: $GRADER_GRADING_SEED, "
+                     "else the config's grading_seed, else its public seed)")
     bat.add_argument("--lang", choices=config_mod.LANGUAGES)
     new = sub.add_parser("new", help="scaffold a new exercise (teachers; see docs/authoring.md)")
     new.add_argument("id", help="the new exercise's id, e.g. retain_graph_twice")
@@ -385,7 +386,15 @@ def _batch(args, config, lang, exercises, console) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise GraderError(f"--jobs {args.jobs}: expected at least 1")
     shard = batch.parse_shard(args.shard) if args.shard else None
-    config = config.with_overrides(seed=args.seed)
+    if args.seed is not None:
+        config = config.with_overrides(seed=args.seed, seed_source="--seed")
+    else:
+        seed, source = config_mod.grading_seed(config)
+        config = config.with_overrides(seed=seed, seed_source=source)
+    if config.seed_source == "seed (public)":
+        console.print("[yellow]warning: no grading seed (config.yaml `grading_seed:` or "
+                      f"${config_mod.GRADING_SEED_ENV}): the class is graded on the examples "
+                      "students see in their release[/]", soft_wrap=True)
     chosen = _select(exercises, args.exercises)
     total = len(batch.take_shard(batch.discover(args.dir), shard))
     with BatchProgress(total, console) as progress:
@@ -393,7 +402,7 @@ def _batch(args, config, lang, exercises, console) -> int:
                          root=ROOT, jobs=args.jobs, shard=shard, out=args.out,
                          on_result=progress.update)
     console.print(f"graded {len(done.results)} submission(s) in {done.seconds:.1f} s "
-                  f"({len(chosen)} exercise(s), seed {config.seed}); outputs in "
+                  f"({len(chosen)} exercise(s), seed from {config.seed_source}); outputs in "
                   f"{escape(str(args.out))}", soft_wrap=True)
     _record(args.gradebook or config.gradebook, done.results, done.manifest, "batch", console)
     if done.lost:
@@ -422,8 +431,15 @@ def _release(args, exercises, console) -> int:
     hidden = sum(done.hidden.values())
     console.print(f"[green]released[/] {len(done.exercises)} exercise(s) to "
                   f"{escape(str(done.out))}: {done.files} files, {hidden} hidden check(s) kept "
-                  "back; no solutions/, tests/ or benchmarks/. Next: push it as the students' "
-                  "template repository (README, \"Teaching a class\").", soft_wrap=True)
+                  f"back, {sum(done.recorded.values())} recorded examples in place of reference "
+                  "code; no solutions/, tests/, benchmarks/ or grader/teacher/, checked: no line "
+                  "of an answer or of reference code in it, its starters score 0 and the keys "
+                  "every visible point. Next: push it as the students' template repository "
+                  "(README, \"Teaching a class\").", soft_wrap=True)
+    if not done.grading_seed:
+        console.print("[yellow]warning: config.yaml has no `grading_seed:`; set one (or "
+                      f"${config_mod.GRADING_SEED_ENV} in your CI) so that `batch` grades on "
+                      "examples the students' copy never showed[/]", soft_wrap=True)
     return 0
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from . import yamlfile
-from .errors import SpecError
+from .errors import GraderError, SpecError
 
 LANGUAGES = ("id", "en")
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(B|KiB|MiB|GiB|KB|MB|GB)?\s*$")
@@ -20,7 +20,11 @@ class Config:
     language: str = "id"
     """Language of titles, feedback and hints: id or en."""
     seed: int = 20261202
-    """Seed for hypothesis, so that every student sees the same examples."""
+    """Seed for hypothesis, so that every student sees the same examples (public: the students'
+    release records its examples with it)."""
+    grading_seed: int | None = None
+    """Seed `batch` and the Gradescope autograder draw with: the teacher's, never in a release,
+    so that the grade is decided on inputs no student saw (GRADER_GRADING_SEED overrides it)."""
     examples: int = 60
     """Examples hypothesis draws per check."""
     time_per_call: float = 5.0
@@ -31,6 +35,8 @@ class Config:
     """Bytes of address space one worker may use."""
     output_cap: int = 2**20
     """Bytes a worker may print."""
+    seed_source: str = "seed"
+    """Where `seed` came from (recorded in results); not a key of config.yaml."""
     gradebook: Path | None = None
     """SQLite file where `batch` records every run (None: no gradebook); relative paths are
     relative to the config file."""
@@ -52,7 +58,7 @@ def parse_size(text) -> int | None:
 
 def load(path: Path) -> Config:
     node = yamlfile.load(path)
-    node.reject_unknown({f.name for f in fields(Config)})
+    node.reject_unknown({f.name for f in fields(Config)} - {"seed_source"})
     values = {}
     if "language" in node:
         lang = node.get_typed("language", str)
@@ -61,6 +67,8 @@ def load(path: Path) -> Config:
         values["language"] = lang
     if "seed" in node:
         values["seed"] = node.get_typed("seed", int)
+    if node.get("grading_seed") is not None:
+        values["grading_seed"] = node.get_typed("grading_seed", int)
     if "examples" in node:
         values["examples"] = _positive(node, "examples", int)
     for key in ("time_per_call", "time_per_exercise"):
@@ -97,6 +105,26 @@ def _positive(node, key: str, kind):
     if value <= 0:
         raise node.error(key, f"expected a positive number, got {value!r}")
     return value
+
+
+GRADING_SEED_ENV = "GRADER_GRADING_SEED"
+
+
+def grading_seed(config: Config) -> tuple[int, str]:
+    """(the seed a class is graded with, where it comes from): $GRADER_GRADING_SEED (a CI
+    secret), else the config's grading_seed, else the public seed, which students have seen."""
+    import os
+
+    text = os.environ.get(GRADING_SEED_ENV, "").strip()
+    if text:
+        try:
+            return int(text), f"${GRADING_SEED_ENV}"
+        except ValueError:
+            raise GraderError(f"${GRADING_SEED_ENV}: expected an integer seed, got "
+                              f"{text[:40]!r}") from None
+    if config.grading_seed is not None:
+        return config.grading_seed, "grading_seed"
+    return config.seed, "seed (public)"
 
 
 def default_path() -> Path:

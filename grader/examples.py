@@ -217,8 +217,9 @@ def _path(k: str) -> Path | None:
     return None if where is None else where / "examples" / f"{k}.pickle"
 
 
-_ALLOWED = {("grader.critics", "Recipe"), ("grader.checks.penalty_ref", "DrawnCritic"),
-            ("grader.checks.penalty_ref", "Reference"), ("grader.wire", "TensorFacts")}
+ALLOWED = {("grader.critics", "Recipe"), ("grader.checks.penalty_data", "DrawnCritic"),
+           ("grader.checks.penalty_data", "Reference"), ("grader.wire", "TensorFacts"),
+           ("grader.wire", "Opaque"), ("grader.training", "Trace")}
 """The only classes a file of examples may name (besides tensors): data classes of the
 grader's own. Anything else makes the file unreadable, and it is drawn again."""
 
@@ -228,7 +229,7 @@ def _load(k: str) -> Drawn | None:
     if path is None or not path.is_file():
         return None
     try:
-        data = safepickle.loads(path.read_bytes(), _ALLOWED)
+        data = safepickle.loads(path.read_bytes(), ALLOWED)
         if data.get("key") != k or not isinstance(data.get("inputs"), list):
             return None
         drawn = Drawn(k, data["inputs"], data.get("memo") or [])
@@ -251,7 +252,7 @@ def save(drawn: Drawn) -> None:
 
 def _keepable(value) -> bool:
     try:
-        safepickle.loads(safepickle.dumps(value), _ALLOWED)
+        safepickle.loads(safepickle.dumps(value), ALLOWED)
     except Exception:
         return False
     return True

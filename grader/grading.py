@@ -16,11 +16,12 @@ from hypothesis import given
 from hypothesis import seed as hseed
 from hypothesis.errors import Flaky
 
-from . import (__version__, confirm, examples, notebook, safetext, strategies, submission,
-               verdicts)
+from . import (__version__, confirm, examples, notebook, recorded, safetext, strategies,
+               submission, verdicts)
 from .checks import KINDS
-from .checks.base import Judging, Verdict
+from .checks.base import Judging, NotRecorded, Verdict
 from .config import Config
+from .errors import GraderError
 from .messages import both, forbidden, missing_file, overloaded, raised, tampered, undecodable
 from .refs import SpecBug
 from .results import CheckResult, ExerciseResult, SubmissionResult
@@ -38,9 +39,16 @@ class Failed(Exception):
 
 
 def environment(config: Config, exercises: list[Exercise]) -> dict:
+    """The versions and the seed a result was graded with. seed_source says where the seed came
+    from: "seed" (config.yaml's public seed), "grading_seed", "$GRADER_GRADING_SEED", "--seed",
+    or "recorded" (a students' release, judged on the examples it recorded)."""
+    source = config.seed_source
+    if exercises and all(e.recorded is not None for e in exercises):
+        source = "recorded"
     return {"grader": __version__, "torch": torch.__version__,
             "hypothesis": hypothesis.__version__, "python": platform.python_version(),
-            "seed": config.seed, "spec_hashes": {e.id: e.spec_hash for e in exercises}}
+            "seed": config.seed, "seed_source": source,
+            "spec_hashes": {e.id: e.spec_hash for e in exercises}}
 
 
 def grade(*, submission_dir: Path, exercises: list[Exercise], config: Config,
@@ -91,7 +99,8 @@ def _to_draw(exercises: list[Exercise], config: Config, include_hidden: bool) ->
     """(exercise, check, kind, count, seed) of each check to grade, in grading order."""
     return [(e, c, KINDS[c.kind], c.examples or config.examples,
              strategies.seed_for(config.seed, e, c))
-            for e in exercises for c in _visible(e, include_hidden) if not KINDS[c.kind].static]
+            for e in exercises if e.recorded is None  # a release replays what it recorded
+            for c in _visible(e, include_hidden) if not KINDS[c.kind].static]
 
 
 def _draw_while(busy, todo: list) -> None:
@@ -345,14 +354,17 @@ def pre_judge(check: Check, reply: dict) -> Verdict | None:
 
 
 def judged(exercise: Exercise, check: Check, kind, inputs: dict, reply: dict, values: dict,
-           memo: dict | None = None) -> Verdict | None:
-    """The verdict on one example's reply: None when it passes."""
+           memo: dict | None = None, recorded: bool = False) -> Verdict | None:
+    """The verdict on one example's reply: None when it passes. recorded: memo is all there is
+    (a students' release)."""
     verdict = pre_judge(check, reply)
     if verdict is not None:
-        return kind.frame(Judging(exercise, check, inputs), verdict)
+        return kind.frame(Judging(exercise, check, inputs, memo=memo, recorded=recorded),
+                          verdict)
     try:
-        return kind.judge(Judging(exercise, check, inputs, memo=memo), reply, values)
-    except SpecBug:
+        return kind.judge(Judging(exercise, check, inputs, memo=memo, recorded=recorded), reply,
+                          values)
+    except (SpecBug, NotRecorded):
         raise
     except (TypeError, KeyError, IndexError, AttributeError, ValueError) as exc:
         # Well-behaved workers always send the probe's fields: a reply this kind cannot
@@ -378,6 +390,8 @@ def replayed(session: Session, exercise: Exercise, check: Check, kind, drawn) ->
 
 def run_check(session: Session, exercise: Exercise, check: Check, config: Config,
               retried: bool = False) -> CheckResult:
+    if exercise.recorded is not None:
+        return run_recorded(session, exercise, check, config)
     kind = KINDS[check.kind]
     last: dict = {}
     seed = strategies.seed_for(config.seed, exercise, check)
@@ -446,6 +460,62 @@ def run_check(session: Session, exercise: Exercise, check: Check, config: Config
         return _row(check, Verdict("error", both(
             "Kesalahan grader (bukan salahmu): {e}", "Grader error (not your fault): {e}", e=exc)))
     return _row(check, None)
+
+
+def run_recorded(session: Session, exercise: Exercise, check: Check, config: Config,
+                 retried: bool = False) -> CheckResult:
+    """A check of a students' release, judged on its recorded examples (grader.recorded), in
+    their order (smallest first): the first failing one is reported, and a mistake is named only
+    where the next failing ones (up to confirm.FRESH) confirm it."""
+    kind = KINDS[check.kind]
+    try:
+        drawn = recorded.load(exercise)[1][check.id]
+    except GraderError as exc:
+        return _row(check, Verdict("error", both("Kesalahan grader (bukan salahmu): {e}",
+                                                 "Grader error (not your fault): {e}", e=exc)))
+    copies = [drawn.example(i) for i in range(len(drawn.inputs))]
+    failures: list[tuple[int, Verdict, dict, dict]] = []
+    try:
+        for i, reply, values in session.stream(check, kind, copies):
+            verdict = judged(exercise, check, kind, copies[i], reply, values, drawn.memo[i],
+                             recorded=True)
+            if verdict is not None:
+                failures.append((i, verdict, reply, values))
+                if len(failures) > confirm.FRESH:
+                    break
+        if not failures:
+            return _row(check, None)
+        first = failures[0][0]
+        inputs = drawn.example(first)  # again, alone, for what it prints (as hypothesis would)
+        reply, values = session.call(check, kind, inputs)
+        output = session.last_output
+        verdict = judged(exercise, check, kind, inputs, reply, values, drawn.memo[first],
+                         recorded=True) or failures[0][1]
+        verdict = confirm.recorded(exercise=exercise, check=check, kind=kind, verdict=verdict,
+                                   first=(inputs, drawn.memo[first], reply, values),
+                                   others=[(copies[i], drawn.memo[i], r, v)
+                                           for i, _, r, v in failures[1:]])
+        return _row(check, verdict, counterexample(check, drawn.inputs[first]), output)
+    except WorkerLost as lost:
+        if failures:  # a smaller example already failed: that is the one to tell
+            i, verdict = failures[0][:2]
+            return _row(check, verdict, counterexample(check, drawn.inputs[i]))
+        if lost.kind == "timeout" and starvation.judge(lost.load) == "starved":
+            if not retried:
+                return run_recorded(session, exercise, check, config, retried=True)
+            return _row(check, Verdict("error", overloaded(check.function, config.time_per_call),
+                                       cause="overloaded"),
+                        counterexample(check, session.in_flight) if session.in_flight else None)
+        return _row(check, _lost_verdict(lost, check, config),
+                    counterexample(check, session.in_flight) if session.in_flight else None,
+                    session.last_output)
+    except (SpecBug, NotRecorded) as bug:
+        return _row(check, Verdict("error", both(
+            "Kesalahan grader (bukan salahmu): {b}", "Grader error (not your fault): {b}",
+            b=f"{type(bug).__name__}: {bug}")))
+    except SandboxError as exc:
+        return _row(check, Verdict("error", both(
+            "Kesalahan grader (bukan salahmu): {e}", "Grader error (not your fault): {e}", e=exc)))
 
 
 def _lost_verdict(lost: WorkerLost, check: Check, config: Config) -> Verdict:

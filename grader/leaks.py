@@ -1,4 +1,10 @@
-"""Does a folder give an answer away? Lines of solutions/ found in the files of a release.
+"""Does a folder give an answer away? Lines of solutions/ and of reference code found in the
+files of a release.
+
+Reference code is what computes an answer in the teacher's grader: the telling lines of the
+specs' scenario `reference:` functions and of grader/teacher/ (compared as lines, like the keys'),
+and the specs' reference expressions (found anywhere inside a line, spaces aside, unless the
+teacher hands the expression out on purpose: in a starter, the instructions or a hint).
 
 A line of an answer key, a variant or a mutant counts when it says something: it is code (not a
 comment, a blank line or part of a docstring), at least MIN_CHARS characters without spaces,
@@ -39,7 +45,11 @@ def _docstring_lines(tree: ast.AST) -> set[int]:
 
 def telling_lines(path: Path) -> list[str]:
     """The lines of a Python file that say something (see the module's docstring)."""
-    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    return telling_source(Path(path).read_text(encoding="utf-8", errors="replace"))
+
+
+def telling_source(text: str) -> list[str]:
+    """telling_lines of Python source given as text."""
     try:
         skip = _docstring_lines(ast.parse(text))
     except SyntaxError:  # a broken mutant still holds lines worth hiding
@@ -82,3 +92,57 @@ def scan(folder: Path, answer_lines: dict[str, Path]) -> list[Leak]:
             if s in answer_lines:
                 leaks.append(Leak(path, n, s, answer_lines[s]))
     return leaks
+
+
+def reference_code(exercises, teacher: Path, given: set[str]) -> dict[str, Path]:
+    """Every telling line of the exercises' scenario references and of the teacher's modules
+    (grader/teacher/*.py) that is not in `given`, with where it comes from."""
+    out: dict[str, Path] = {}
+    for e in exercises:
+        for check in e.checks:
+            source = check.options.get("reference")
+            if isinstance(source, str):
+                for line in telling_source(source):
+                    if line not in given:
+                        out.setdefault(line, e.path)
+    for path in sorted(Path(teacher).rglob("*.py")):
+        for line in telling_lines(path):
+            if line not in given:
+                out.setdefault(line, path)
+    return out
+
+
+def _compact(text: str) -> str:
+    return "".join(text.split())
+
+
+def reference_expressions(exercises, given_text: str) -> dict[str, Path]:
+    """The exercises' reference expressions, spaces removed, that say something (MIN_CHARS)
+    and that the teacher does not hand out on purpose (given_text)."""
+    given = _compact(given_text)
+    out: dict[str, Path] = {}
+    for e in exercises:
+        for ref in e.references.values():
+            expr = _compact(ref.expr)
+            if len(expr) >= MIN_CHARS and expr not in given:
+                out.setdefault(expr, e.path)
+    return out
+
+
+def scan_expressions(folder: Path, expressions: dict[str, Path]) -> list[Leak]:
+    """Every line of every file under folder that holds one of the expressions."""
+    found = []
+    if not expressions:
+        return found
+    for path in sorted(p for p in Path(folder).rglob("*") if p.is_file()):
+        try:
+            text = path.read_bytes().decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        for n, line in enumerate(text.splitlines(), start=1):
+            compact = _compact(line)
+            for expr, source in expressions.items():
+                if expr in compact:
+                    found.append(Leak(path, n, line.strip(), source))
+                    break
+    return found

@@ -1,7 +1,10 @@
 """`python -m grader release OUT`: the students' repository, derived from the teacher's.
 
-OUT gets the starters, the grader, the specs without their hidden checks (grader/publicspec.py),
-config.yaml without the teacher's gradebook, requirements.txt without the test runner,
+OUT gets, per exercise, exactly three files: the starter the spec names, the spec without its
+hidden checks and without reference code (grader/publicspec.py), and the recorded examples the
+students' grader judges with instead (grader/recorded.py, drawn with the config's public seed).
+Besides them: the grader without grader/teacher/ (the code that computes answers), config.yaml
+without the teacher's gradebook and grading seed, requirements.txt without the test runner,
 pyproject.toml, a bilingual README, a .gitignore and a GitHub Actions workflow that grades the
 visible checks on every push (templates in grader/templates/). Nothing of solutions/, tests/ or
 benchmarks/. The copy is built in a scratch folder and checked there (grader/releasecheck.py)
@@ -16,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import publicspec, releasecheck
+from . import config as config_mod, publicspec, recorded, releasecheck
 from .errors import GraderError
 from .spec import Exercise
 
@@ -26,6 +29,8 @@ WORKFLOW = Path(".github") / "workflows" / "grader.yml"
 KEEP = ".git"
 """What --force keeps in OUT: the history of the students' template repository."""
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
+TEACHER_CODE = "teacher"
+"""grader/teacher/: what computes answers (grader/teacher/__init__.py); never released."""
 
 
 @dataclass
@@ -35,6 +40,10 @@ class Release:
     hidden: dict[str, int]
     """Per exercise id: the hidden checks removed from its spec."""
     files: int
+    recorded: dict[str, int]
+    """Per exercise id: the examples recorded for its visible checks."""
+    grading_seed: bool
+    """Whether the teacher's config holds a grading seed apart from the public one."""
 
 
 def release(*, root: Path, out: Path, exercises: list[Exercise], force: bool = False,
@@ -45,8 +54,11 @@ def release(*, root: Path, out: Path, exercises: list[Exercise], force: bool = F
     root, out = Path(root).resolve(), Path(out)
     check_target(root, out, force)
     staging = Path(tempfile.mkdtemp(prefix="grader-release-"))
+    config = config_mod.load_or_default(root / "config.yaml" if (root / "config.yaml").is_file()
+                                        else None)
     try:
         hidden = write_tree(root=root, exercises=exercises, dest=staging)
+        counts = write_records(exercises=exercises, dest=staging, config=config, on_step=on_step)
         releasecheck.verify(folder=staging, root=root, exercises=exercises, python=python,
                             on_step=on_step)
         for cache in staging.rglob("__pycache__"):
@@ -55,7 +67,8 @@ def release(*, root: Path, out: Path, exercises: list[Exercise], force: bool = F
         install(staging, out)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return Release(out=out, exercises=[e.id for e in exercises], hidden=hidden, files=files)
+    return Release(out=out, exercises=[e.id for e in exercises], hidden=hidden, files=files,
+                   recorded=counts, grading_seed=config.grading_seed is not None)
 
 
 def check_target(root: Path, out: Path, force: bool) -> None:
@@ -81,12 +94,16 @@ def check_target(root: Path, out: Path, force: bool) -> None:
 
 def write_tree(*, root: Path, exercises: list[Exercise], dest: Path) -> dict[str, int]:
     """The release's files under dest; returns the hidden checks removed per exercise."""
-    shutil.copytree(PACKAGE, dest / "grader", ignore=_IGNORE)
+    shutil.copytree(PACKAGE, dest / "grader", ignore=_package_ignore)
     hidden = {}
     for e in exercises:
         target = dest / "exercises" / e.id
-        shutil.copytree(e.path.parent, target, ignore=_IGNORE)
-        text, hidden[e.id] = publicspec.public(e.path.read_text(encoding="utf-8"))
+        target.mkdir(parents=True)
+        starter = e.path.parent / e.file
+        if starter.is_file():  # a missing one is told by the release's own check
+            shutil.copyfile(starter, target / e.file)
+        text, hidden[e.id] = publicspec.public(e.path.read_text(encoding="utf-8"),
+                                               recorded=recorded.RECORD_FILE)
         (target / e.path.name).write_text(text, encoding="utf-8")
     (dest / "exercises" / "ORDER").write_text("".join(f"{e.id}\n" for e in exercises))
     if (root / "config.yaml").is_file():
@@ -105,9 +122,35 @@ def write_tree(*, root: Path, exercises: list[Exercise], dest: Path) -> dict[str
     return hidden
 
 
-def public_config(text: str) -> str:
-    """The teacher's config.yaml with no gradebook (the teacher's grades stay theirs)."""
-    return re.sub(r"(?m)^gradebook:.*$", "gradebook: null", text)
+def _package_ignore(folder: str, names: list[str]) -> set[str]:
+    ignored = set(_IGNORE(folder, names))
+    if Path(folder).resolve() == PACKAGE:
+        ignored.add(TEACHER_CODE)
+    return ignored
+
+
+def write_records(*, exercises: list[Exercise], dest: Path, config, on_step=None) -> dict:
+    """Each exercise's recorded examples beside its released spec; returns their counts."""
+    counts = {}
+    for e in exercises:
+        if on_step:
+            on_step(f"recording the examples of {e.id} (seed {config.seed})")
+        records = {c.id: recorded.record(e, c, c.examples or config.examples, config.seed)
+                   for c in recorded.recordable(e)}
+        recorded.write(dest / "exercises" / e.id / recorded.RECORD_FILE, e, records,
+                       config.seed)
+        counts[e.id] = sum(len(d.inputs) for d in records.values())
+    return counts
+
+
+def public_config(text: str, grading_seed: bool = False) -> str:
+    """The teacher's config.yaml with no gradebook (the teacher's grades stay theirs) and, unless
+    grading_seed (the teacher's own autograder), no grading seed: the students' copy draws with
+    the public seed only."""
+    text = re.sub(r"(?m)^gradebook:.*$", "gradebook: null", text)
+    if not grading_seed:
+        text = re.sub(r"(?m)^(?:#[^\n]*\n)*grading_seed:.*(?:\n|$)", "", text)
+    return text
 
 
 def public_requirements(text: str) -> str:

@@ -112,6 +112,9 @@ class Check:
     dtypes: tuple[str, ...]
     options: dict
     node: Node = field(compare=False, repr=False)
+    recorded: bool = False
+    """Judged from recorded reference values (a students' release, grader.recorded), so the
+    spec holds no reference code for it."""
     constraint: bool = False
     """Like a constraint kind (see checks.base.Kind.constraint): a property a trivial answer or
     the untouched starter also has, so it earns points only once the function passes a check
@@ -138,6 +141,9 @@ class Exercise:
     hidden_checks: int = 0
     """Hidden checks the teacher runs that this spec no longer holds (a student's release copy:
     grader/release.py removes them and writes their number as `hidden_checks:`)."""
+    recorded: Path | None = None
+    """A students' release: the file beside the spec holding each check's examples and what the
+    reference observed on them (grader.recorded); the spec then holds no reference code."""
 
     @property
     def module(self) -> str:
@@ -234,13 +240,15 @@ def load_arg(node: Node, name: str, dims: dict):
                      requires_grad=body.get_typed("requires_grad", bool, False))
 
 
-def load_expect(node: Node, refs: dict, arg_names) -> Expect:
+def load_expect(node: Node, refs: dict, arg_names, recorded: bool = False) -> Expect:
     body = node.child("expect")
     body.reject_unknown({"value_of", "grad_of", "wrt", "upstream"})
     grad = "grad_of" in body
     if grad == ("value_of" in body):
         raise node.error("expect", "give exactly one of `value_of: REF` or `grad_of: REF`")
     of = body.get_typed("grad_of" if grad else "value_of", str)
+    if recorded and of not in refs:  # a release: the reference is recorded data, not code
+        refs = {of: Reference(name=of, args=tuple(arg_names), expr="", code=None)}
     if of not in refs:
         known = ", ".join(sorted(refs)) or "none defined"
         raise body.error("grad_of" if grad else "value_of",
@@ -265,7 +273,8 @@ def load_expect(node: Node, refs: dict, arg_names) -> Expect:
     return Expect(of=of, grad=grad, wrt=wrt, upstream=upstream)
 
 
-def load_check(node: Node, refs: dict, dims: dict, default_dtype: str) -> Check:
+def load_check(node: Node, refs: dict, dims: dict, default_dtype: str,
+               recorded: bool = False) -> Check:
     from .checks import KINDS
 
     kind_name = node.get_typed("kind", str)
@@ -295,7 +304,7 @@ def load_check(node: Node, refs: dict, dims: dict, default_dtype: str) -> Check:
         if d not in DTYPES:
             raise SpecError(node.file, dtypes.where(i), f"{node.path}.dtypes[{i}]",
                             f"expected one of {', '.join(DTYPES)}, got {d!r}")
-    expect = load_expect(node, refs, names) if "expect" in node else None
+    expect = load_expect(node, refs, names, recorded) if "expect" in node else None
     options = {key: node[key] for key in kind.OPTIONS if key in node}
     examples = node.get_typed("examples", int, None)
     check = Check(
@@ -303,14 +312,14 @@ def load_check(node: Node, refs: dict, dims: dict, default_dtype: str) -> Check:
         function=node.get_typed("function", str, None), args=args, expect=expect,
         hint=text(node, "hint", None), hidden=node.get_typed("hidden", bool, False),
         bonus=node.get_typed("bonus", bool, False), examples=examples, dtypes=tuple(dtypes), options=options, node=node,
-        constraint=node.get_typed("constraint", bool, False),
+        constraint=node.get_typed("constraint", bool, False), recorded=recorded,
     )
     kind.validate(check)
     return check
 
 
 TOP_KEYS = {"format", "id", "file", "title", "instructions", "topics", "hints", "references",
-            "dims", "dtype", "checks", "tolerances", "hidden_checks"}
+            "dims", "dtype", "checks", "tolerances", "hidden_checks", "recorded"}
 
 
 def load(path: Path, root: Path | None = None) -> Exercise:
@@ -331,6 +340,7 @@ def load(path: Path, root: Path | None = None) -> Exercise:
     if "/" in file or not file.endswith(".py"):
         raise node.error("file", f"expected a file name ending in .py, got {file!r}")
     refs = load_references(node.child("references", Node()))
+    recorded = _recorded(node, path)
     dims = load_dims(node.child("dims", Node()))
     dtype = node.get_typed("dtype", str, "float64")
     if dtype not in DTYPES:
@@ -342,7 +352,7 @@ def load(path: Path, root: Path | None = None) -> Exercise:
     for i, item in enumerate(checks_node):
         if not isinstance(item, Node):
             raise SpecError(display, checks_node.where(i), f"checks[{i}]", "expected a mapping")
-        checks.append(load_check(item, refs, dims, dtype))
+        checks.append(load_check(item, refs, dims, dtype, recorded is not None))
     seen = set()
     for c in checks:
         if c.id in seen:
@@ -378,13 +388,29 @@ def load(path: Path, root: Path | None = None) -> Exercise:
         topics=tuple(str(t) for t in topics), hints=tuple(hints), references=refs, dims=dims,
         checks=tuple(checks), path=path,
         spec_hash=hashlib.sha256(spec_bytes).hexdigest()[:16], tolerances=tolerances,
-        hidden_checks=_count(node, "hidden_checks"),
+        hidden_checks=_count(node, "hidden_checks"), recorded=recorded,
     )
-    from .reftrial import try_references_once
+    if recorded is None:
+        from .reftrial import try_references_once
 
-    # A typo is the author's error now, not every student's; a passed trial is remembered.
-    try_references_once(exercise, display, spec_bytes)
+        # A typo is the author's error now, not every student's; a passed trial is remembered.
+        try_references_once(exercise, display, spec_bytes)
     return exercise
+
+
+def _recorded(node: Node, path: Path) -> Path | None:
+    """The recorded data file a release's spec names (beside the spec), or None."""
+    name = node.get_typed("recorded", str, None)
+    if name is None:
+        return None
+    if "/" in name or "\\" in name or name.startswith("."):
+        raise node.error("recorded", f"expected a file name beside exercise.yaml, got {name!r}")
+    found = path.parent / name
+    if not found.is_file():
+        raise node.error("recorded", f"{name} is missing beside this spec; it comes with the "
+                                     "students' release (python -m grader release): get the "
+                                     "exercise folder again from your course's repository")
+    return found
 
 
 def _count(node: Node, key: str) -> int:

@@ -42,7 +42,14 @@ def key(exercise: Exercise, submission_dir: Path, config, include_hidden: bool) 
         return None
     h = hashlib.sha256()
     settings = json.dumps({k: repr(v) for k, v in sorted(dataclasses.asdict(config).items())})
-    for part in (speccache.code_digest(), exercise.id, exercise.spec_hash,
+    record = ""
+    if exercise.recorded is not None:  # a release's recorded examples: what it judges with
+        try:
+            stat = exercise.recorded.stat()
+            record = f"{stat.st_size}/{stat.st_mtime_ns}"
+        except OSError:
+            return None
+    for part in (speccache.code_digest(), exercise.id, exercise.spec_hash, record,
                  ",".join(c.id for c in exercise.checks), settings, str(include_hidden),
                  os.environ.get("GRADER_SANDBOX", ""), found[0].name):
         h.update(part.encode() + b"\0")

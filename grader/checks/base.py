@@ -23,6 +23,11 @@ class Verdict:
     "forbidden:API:FUNCTION"), so a report can say it once."""
 
 
+class NotRecorded(Exception):
+    """A release's recorded data lacks a reference value a kind asked for: the release was
+    written by another version of the grader (Kind.prepare records every value judge uses)."""
+
+
 @dataclass
 class Judging:
     """What a kind needs to judge one example."""
@@ -38,6 +43,9 @@ class Judging:
     """What kinds remembered about this example (grader.examples), when it is a replayed one:
     the same for every submission, so a reference is computed once per example, not once per
     submission."""
+    recorded: bool = False
+    """The memo is all there is (a students' release, grader.recorded): a reference value not
+    in it cannot be computed here."""
 
     def remember(self, name: str, compute):
         """compute(), or what it gave for this example before. The value is shared by every
@@ -45,6 +53,8 @@ class Judging:
         if self.memo is None:
             return compute()
         if name not in self.memo:
+            if self.recorded:
+                raise NotRecorded(name)
             self.memo[name] = compute()
         return self.memo[name]
 
@@ -96,6 +106,12 @@ class Kind:
         them (op names another probe). Tensors go through enc (a wire.Encoder)."""
         grad_args = [i for i, a in enumerate(check.args) if getattr(a, "requires_grad", False)]
         return {"grad_args": grad_args} if grad_args else {}
+
+    def prepare(self, ctx: Judging) -> None:
+        """Compute, through ctx.remember, every reference value judge, candidates and frame may
+        ask for at this example, whatever the answer: what a students' release records in place
+        of the reference code (grader.recorded). Kinds that compare with no reference (the
+        student's own Jacobian, side effects, a static scan) record nothing."""
 
     def frame(self, ctx: Judging, verdict: Verdict) -> Verdict:
         """A shared verdict (the code raised, a forbidden call) with what this kind adds to

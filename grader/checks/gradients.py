@@ -46,6 +46,11 @@ class Vjp(Kind):
                 "grad_args": [index[n] for n in wrt_names(check.expect.wrt)],
                 "backward": {"upstream": enc.value(inputs[up]) if up else None}}
 
+    def prepare(self, ctx):
+        self._by_name(ctx, ctx.check.expect)
+        if ctx.check.expect.upstream:  # what _ignores_upstream compares with
+            self._by_name(ctx, dataclasses.replace(ctx.check.expect, upstream=None))
+
     def judge(self, ctx: Judging, reply, values):
         changed = upstream_changed(ctx, reply)
         if changed:

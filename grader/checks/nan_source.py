@@ -95,18 +95,32 @@ def _shown(value) -> str:
     return repr(value)
 
 
+def _first_nan(ctx: Judging) -> str | None:
+    """The backward node torch's anomaly detection names for this example's recipe."""
+    def compute():
+        from ..teacher.anomaly import first_nan_node
+
+        tensors = [ctx.inputs[a.name] for a in ctx.check.args]
+        try:
+            return first_nan_node(ctx.inputs["recipe"], tensors)
+        except Exception as exc:
+            raise SpecBug(f"torch's anomaly detection failed on {ctx.inputs['recipe']}: "
+                          f"{exc}") from exc
+
+    return ctx.remember("first_nan", compute)
+
+
 class NanSource(_RecipeKind):
     """The tool returns the name of the first backward node that returns NaN, or None."""
 
     name = "nan_source"
 
+    def prepare(self, ctx):
+        _first_nan(ctx)
+
     def judge(self, ctx: Judging, reply, values):
         recipe = ctx.inputs["recipe"]
-        tensors = [ctx.inputs[a.name] for a in ctx.check.args]
-        try:
-            want = ctx.remember("first_nan", lambda: recipes.first_nan_node(recipe, tensors))
-        except Exception as exc:
-            raise SpecBug(f"torch's anomaly detection failed on {recipe}: {exc}") from exc
+        want = _first_nan(ctx)
         runs = self.runs(values)
         if len(runs) != len(self.initial):
             return Verdict("error", both(

@@ -3,7 +3,8 @@ the critic's parameters, and its side effects.
 
 The student's function is called as fn(critic, real, fake, alpha[, lam]). The critic is drawn
 here (grader.critics: a recipe and its weights) and rebuilt by the worker from that data; the
-grader builds the same critic and computes the reference (penalty_ref) with torch autograd.
+teacher's grader builds the same critic and computes the reference (grader.teacher.penalty) with
+torch autograd; a students' release reads what it recorded.
 """
 
 from __future__ import annotations
@@ -18,8 +19,7 @@ from ..spec import FloatArg, TensorArg, Text
 from ..wire import TensorFacts
 from .base import Judging, Kind, Verdict
 from .inputs import InputsUntouched
-from .penalty_ref import (DIAGNOSES, DrawnCritic, Reference, dead_samples, interpolate,
-                          reference, suspects)
+from .penalty_data import DIAGNOSES, DrawnCritic, Reference, dead_samples
 
 ARGS = ("real", "fake", "alpha")
 
@@ -30,9 +30,24 @@ def _lam(ctx: Judging) -> float:
 
 
 def _reference(ctx: Judging) -> Reference:
-    i = ctx.inputs
-    return ctx.remember("penalty", lambda: reference(i["critic"], i["real"], i["fake"],
-                                                     i["alpha"], _lam(ctx)))
+    def compute():
+        from ..teacher.penalty import reference
+
+        i = ctx.inputs
+        return reference(i["critic"], i["real"], i["fake"], i["alpha"], _lam(ctx))
+
+    return ctx.remember("penalty", compute)
+
+
+def _suspects(ctx: Judging, ref: Reference) -> list:
+    """(name, value) of each mistake in DIAGNOSES at these inputs."""
+    def compute():
+        from ..teacher.penalty import suspects
+
+        i = ctx.inputs
+        return suspects(i["critic"], i["real"], i["fake"], i["alpha"], _lam(ctx), ref)
+
+    return ctx.remember("suspects", compute)
 
 
 def diagnose(ctx: Judging, ref: Reference, got: float) -> Text | None:
@@ -61,10 +76,8 @@ def diagnose(ctx: Judging, ref: Reference, got: float) -> Text | None:
 
 def matching(ctx: Judging, ref: Reference, got: float) -> list[str]:
     """The names of the common mistakes (DIAGNOSES) whose value this answer has here."""
-    i = ctx.inputs
-    passed_lam = "lam" in i
-    candidates = suspects(i["critic"], i["real"], i["fake"], i["alpha"], _lam(ctx), ref)
-    return [name for name, value in candidates
+    passed_lam = "lam" in ctx.inputs
+    return [name for name, value in _suspects(ctx, ref)
             if (passed_lam or name != "no_lam") and _close(got, value)]
 
 
@@ -212,6 +225,8 @@ def _draw(draw, exercise, check, preset: bool) -> dict:
     drawn = DrawnCritic(recipe, weights)
     if dead:
         drawn.dead = draw(st.integers(0, real.shape[0] - 1))
+        from ..teacher.penalty import interpolate
+
         x_hat = interpolate(real, inputs["fake"], inputs["alpha"])
         drawn.weights = critics.kill_sample(recipe, weights, x_hat[drawn.dead],
                                             draw(st.floats(0.1, 0.5)))
@@ -231,6 +246,9 @@ class CriticPenalty(CriticKind):
     """The returned penalty is a scalar tensor equal to the reference."""
 
     name = "critic_penalty"
+
+    def prepare(self, ctx):
+        _suspects(ctx, _reference(ctx))
 
     def candidates(self, ctx, reply, values):
         out = _first_out(values)
@@ -268,6 +286,9 @@ class CriticParamGrads(CriticKind):
 
     name = "critic_param_grads"
     param_grads = True
+
+    def prepare(self, ctx):
+        _reference(ctx)
 
     def judge(self, ctx, reply, values):
         fn = ctx.check.function

@@ -93,6 +93,15 @@ class RowwiseValue(Value):
             else None
 
 
+def _reference_out(ctx: Judging):
+    """The reference's own value (its rows' sizes tell where the kinks are)."""
+    def compute():
+        with torch.no_grad():
+            return refs.evaluate(ctx.exercise.references[ctx.check.expect.of], ctx.inputs)
+
+    return ctx.remember("reference_out", compute)
+
+
 class RowwiseVjp(Value):
     """The gradient through the student's function, with the upstream gradient `upstream`,
     equals autograd's through the reference. With `smooth_from`, rows whose reference output is
@@ -114,6 +123,11 @@ class RowwiseVjp(Value):
         if not check.arg(e.wrt).requires_grad:
             raise check.node.error("args", f"{e.wrt}: add `requires_grad: true`, the argument "
                                            "the gradient is taken with respect to")
+
+    def prepare(self, ctx):
+        super().prepare(ctx)
+        if "smooth_from" in ctx.check.options:
+            _reference_out(ctx)
 
     def strategy(self, exercise, check):
         return with_rows(exercise, check)
@@ -151,8 +165,7 @@ class RowwiseVjp(Value):
         """A verdict for a bad gradient at a kink, else got with the kink rows set to torch's
         (so that the comparison that follows judges only the smooth rows)."""
         check, fn = ctx.check, ctx.check.function
-        with torch.no_grad():
-            out = refs.evaluate(ctx.exercise.references[check.expect.of], ctx.inputs)
+        out = _reference_out(ctx)
         if tuple(out.shape) != tuple(want.shape[:-1]):
             raise refs.SpecBug(f"smooth_from needs a reduction over the last dimension; the "
                                f"reference {check.expect.of} gives shape {list(out.shape)}")

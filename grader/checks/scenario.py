@@ -47,13 +47,14 @@ class Scenario(Kind):
     def validate(self, check):
         super().validate(check)
         opts = check.options
-        if "reference" not in opts:
+        if "reference" not in opts and not check.recorded:
             raise check.node.error("kind", "scenario checks need `reference:` (Python source "
                                            f"defining {check.function})")
         if "observe" not in opts or not opts["observe"]:
             raise check.node.error("kind", "scenario checks need `observe:` (name: [facets])")
         names = [a.name for a in check.args]
-        for key, source, fn in (("reference", opts["reference"], check.function.split(".")[-1]),
+        for key, source, fn in (("reference", opts.get("reference"),
+                                 check.function.split(".")[-1]),
                                 ("setup", opts.get("setup"), "setup")):
             if source is None:
                 continue
@@ -94,6 +95,9 @@ class Scenario(Kind):
             "observe": {k: list(v) if isinstance(v, list) else [] for k, v in
                         opts["observe"].items()},
             "backward": bool(opts.get("backward")), "upstream": opts.get("upstream")}}
+
+    def prepare(self, ctx):
+        ctx.remember("scenario", lambda: expected(ctx.check, ctx.inputs))
 
     def judge(self, ctx: Judging, reply, values):
         want = ctx.remember("scenario", lambda: expected(ctx.check, ctx.inputs))

@@ -53,7 +53,13 @@ class TrainingRun(Kind):
         return {"op": "train", "setup": self.setup(check).as_dict(),
                 "functions": dict(check.options["functions"])}
 
+    def prepare(self, ctx):
+        self.reference(ctx)
+
     def reference(self, ctx: Judging) -> training.Trace:
+        return ctx.remember("trace", lambda: self._run_reference(ctx))
+
+    def _run_reference(self, ctx: Judging) -> training.Trace:
         by_slot = {}
         for slot, name in ctx.check.options["references"].items():
             ref = ctx.exercise.references.get(name)

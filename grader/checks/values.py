@@ -10,6 +10,12 @@ from ..messages import both, mismatch
 from .base import Judging, Kind, Verdict
 
 
+def reference_value(ctx: Judging):
+    """The value (or autograd gradient) of the check's reference at these inputs."""
+    return ctx.remember("want", lambda: refs.expected(
+        ctx.check.expect, ctx.exercise.references, ctx.inputs))
+
+
 class Value(Kind):
     """The result equals the reference (value or autograd gradient) within the dtype tolerance."""
 
@@ -21,9 +27,11 @@ class Value(Kind):
         if check.expect is None:
             raise check.node.error("kind", f"checks of kind {self.name} need `expect:`")
 
+    def prepare(self, ctx):
+        reference_value(ctx)
+
     def judge(self, ctx: Judging, reply, values):
-        want = ctx.remember("want", lambda: refs.expected(
-            ctx.check.expect, ctx.exercise.references, ctx.inputs))
+        want = reference_value(ctx)
         found = compare(values["outs"][0], want, tolerances=ctx.tolerances)
         return Verdict("failed", mismatch(found, ctx.check.function)) if found else None
 
@@ -36,8 +44,7 @@ class ShapeDtype(Value):
     constraint = True
 
     def judge(self, ctx, reply, values):
-        want = ctx.remember("want", lambda: refs.expected(
-            ctx.check.expect, ctx.exercise.references, ctx.inputs))
+        want = reference_value(ctx)
         found = compare(values["outs"][0], want, values=False)
         return Verdict("failed", mismatch(found, ctx.check.function)) if found else None
 
@@ -52,8 +59,7 @@ class Finite(Value):
     constraint = True
 
     def judge(self, ctx, reply, values):
-        want = ctx.remember("want", lambda: refs.expected(
-            ctx.check.expect, ctx.exercise.references, ctx.inputs))
+        want = reference_value(ctx)
         found = compare(values["outs"][0], want, values=False)
         if found:
             return Verdict("failed", mismatch(found, ctx.check.function))
@@ -83,8 +89,7 @@ class Repeatable(Value):
         return dict(super().request(check, inputs, enc), repeat=int(check.options.get("repeat", 2)))
 
     def judge(self, ctx, reply, values):
-        want = ctx.remember("want", lambda: refs.expected(
-            ctx.check.expect, ctx.exercise.references, ctx.inputs))
+        want = reference_value(ctx)
         for n, out in enumerate(values["outs"], start=1):
             found = compare(out, want, tolerances=ctx.tolerances)
             if found:

@@ -27,6 +27,7 @@ LABELS = {
            "bonus": "bonus", "full": "Semua latihan mendapat nilai penuh.",
            "seed": "Dinilai dengan grader {g}, seed {s}. Jalankan `python -m grader` di "
                    "salinanmu untuk melihat pemeriksaan yang terlihat lagi.",
+           "secret": "penilaian milik guru (contohnya bukan yang ada di salinanmu)",
            "total": "Total"},
     "en": {"title": "Feedback", "score": "Score", "exercise": "Exercise", "status": "Status",
            "points": "points", "counter": "Failing input", "hint": "Hint",
@@ -36,8 +37,11 @@ LABELS = {
            "bonus": "bonus", "full": "Every exercise has full marks.",
            "seed": "Graded with grader {g}, seed {s}. Run `python -m grader` in your copy to "
                    "see the visible checks again.",
+           "secret": "the teacher's grading seed (other examples than your copy's)",
            "total": "Total"},
 }
+PUBLIC_SEEDS = ("seed", "recorded")
+"""Seed sources a student may see (grading.environment); any other is the teacher's secret."""
 # Characters Markdown would read as formatting in a message (a student's exception text, say).
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
 
@@ -116,7 +120,10 @@ def text(r: SubmissionResult, lang: str) -> str:
     for e in r.exercises:
         lines += _exercise(e, lang)
     env = r.environment or {}
-    lines.append(f"_{words['seed'].format(g=env.get('grader', '?'), s=env.get('seed', '?'))}_")
+    seed = env.get("seed", "?")
+    if env.get("seed_source", "seed") not in PUBLIC_SEEDS:  # the teacher's: never in feedback
+        seed = words["secret"]
+    lines.append(f"_{words['seed'].format(g=env.get('grader', '?'), s=seed)}_")
     return "\n".join(lines) + "\n"
 
 
