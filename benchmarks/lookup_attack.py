@@ -1,6 +1,6 @@
-"""A lookup table of everything the students' release asks: what does it score in the teacher's batch?
+"""A lookup table of everything the students' release asks: what does the teacher's batch give it?
 
-    python benchmarks/lookup_attack.py --release DIR [--exercises ID ...] [--out FILE]
+    python benchmarks/lookup_attack.py --release DIR [--exercises ID ...]
 
 The attack of issue 22, run for every exercise, as a student could:
 1. In the release, grade a "recorder" in portable mode (GRADER_SANDBOX=portable, where a worker

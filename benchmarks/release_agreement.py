@@ -11,9 +11,11 @@ no reference code). For each answer it compares:
 - points: the same score;
 - checks: the same checks fail;
 - cause: for every failing check, the same cause named. A message's cause is its text with the
-  example's particulars taken out (numbers, tensors, indices, quoted values): two messages name
-  the same cause when those templates are equal. The exception type and function (`cause`
-  field) count too.
+  example's particulars taken out (numbers, tensors, indices, quoted values, which parameter or
+  element, and the closing description of the example: the critic drawn, the formula of the
+  test function): two messages name the same cause when those are equal, and so do the exception
+  type and function (`cause` field). Strict: the same with only numbers, tensors and indices
+  taken out.
 
 It prints the figures per exercise and the answers whose messages differ (--show N of them, both
 messages), and exits 1 when a score or a failing check differs.
@@ -69,22 +71,27 @@ for key, result in out.items():
 Path(sys.argv[2]).write_text(json.dumps(rows))
 '''
 
-_PARTICULARS = [
+_STRICT = [
     (re.compile(r"tensor\((?:[^()]|\([^()]*\))*\)"), "T"),
-    (re.compile(r"\[[^\[\]]*\]"), "[]"),
-    (re.compile(r"\[[^\[\]]*\]"), "[]"),
-    (re.compile(r"'[^']*'|\"[^\"]*\""), "Q"),
-    (re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|[-+]?inf|nan", re.I), "N"),
-    (re.compile(r"\s+"), " "),
+    (re.compile(r"\[[^\[\]]*\]"), ""),
+    (re.compile(r"\[[^\[\]]*\]"), ""),
+    (re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|[-+]?inf\b|\bnan\b", re.I), "N"),
+]
+_EXAMPLE = [
+    (re.compile(r" Critic: .*$", re.S), ""),  # the critic this example drew
+    (re.compile(r"fn\(x, y\) = .*?(?=\. |\.$|; |$)"), "fn(x, y) = F"),  # its recipe
+    (re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`"), "Q"),
+    (re.compile(r"\b[A-Za-z_]\w*(?:\.\w+)+"), "P"),  # which parameter: model.0.weight.grad
+    (re.compile(r"(?:N|None|nan|inf)(?: (?:of|and|or|,) N)*"), "N"),
 ]
 
 
-def template(message: str | None) -> str:
+def template(message: str | None, strict: bool = False) -> str:
     """The message with the example's particulars taken out: what names the cause."""
     text = message or ""
-    for pattern, repl in _PARTICULARS:
+    for pattern, repl in _STRICT + ([] if strict else _EXAMPLE):
         text = pattern.sub(repl, text)
-    return text.strip()
+    return " ".join(text.split())
 
 
 def _plan(exercises: list[str]) -> dict:
@@ -110,12 +117,16 @@ def compare(teacher: dict, release: dict) -> dict:
         r = release[key]
         t_fail = {c["id"]: c for c in t["checks"] if c["status"] != "passed"}
         r_fail = {c["id"]: c for c in r["checks"] if c["status"] != "passed"}
-        same_cause = [cid for cid in t_fail if cid in r_fail
-                      and template(t_fail[cid]["message"]) == template(r_fail[cid]["message"])
-                      and t_fail[cid]["cause"] == r_fail[cid]["cause"]]
+        def same(cid, strict=False):
+            return (cid in r_fail and t_fail[cid]["cause"] == r_fail[cid]["cause"]
+                    and template(t_fail[cid]["message"], strict)
+                    == template(r_fail[cid]["message"], strict))
+
+        same_cause = [cid for cid in t_fail if same(cid)]
         rows[key] = {"score": (t["score"], r["score"]), "same_score": t["score"] == r["score"],
                      "same_checks": set(t_fail) == set(r_fail), "failing": len(t_fail),
                      "same_cause": len(same_cause),
+                     "strict": sum(same(cid, True) for cid in t_fail),
                      "differ": [(cid, t_fail[cid]["message"], r_fail.get(cid, {}).get("message"))
                                 for cid in t_fail if cid not in same_cause]}
     return rows
@@ -126,25 +137,33 @@ def main() -> int:
     p.add_argument("--release", type=Path, help="an existing release (default: release now)")
     p.add_argument("--exercises", nargs="+", metavar="ID")
     p.add_argument("--show", type=int, default=10, help="differing messages to print")
+    p.add_argument("--save", type=Path, help="write both sides' verdicts here (JSON)")
+    p.add_argument("--load", type=Path, help="compare verdicts saved by --save, grading nothing")
     args = p.parse_args()
     order = [line.strip() for line in (ROOT / "exercises" / "ORDER").read_text().splitlines()
              if line.strip()]
     chosen = args.exercises or order
-    scratch = Path(tempfile.mkdtemp(prefix="release-agreement-"))
-    try:
-        release = args.release
-        if release is None:
-            release = scratch / "release"
-            subprocess.run([sys.executable, "-m", "grader", "release", str(release), "--exercises",
-                            *chosen], cwd=ROOT, check=True)
-        plan = _plan(chosen)
-        teacher = _grade(ROOT, plan, scratch, "teacher")
-        released = _grade(release.resolve(), plan, scratch, "release")
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    if args.load:
+        teacher, released = json.loads(args.load.read_text())
+    else:
+        scratch = Path(tempfile.mkdtemp(prefix="release-agreement-"))
+        try:
+            release = args.release
+            if release is None:
+                release = scratch / "release"
+                subprocess.run([sys.executable, "-m", "grader", "release", str(release),
+                                "--exercises", *chosen], cwd=ROOT, check=True)
+            plan = _plan(chosen)
+            teacher = _grade(ROOT, plan, scratch, "teacher")
+            released = _grade(release.resolve(), plan, scratch, "release")
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        if args.save:
+            args.save.write_text(json.dumps([teacher, released]))
     rows = compare(teacher, released)
-    print(f"{'exercise':22} {'answers':>7} {'score':>7} {'checks':>7} {'cause':>9}")
-    totals = [0, 0, 0, 0, 0]
+    print(f"{'exercise':22} {'answers':>7} {'score':>7} {'checks':>7} {'cause':>9} "
+          f"{'strict':>9}")
+    totals = [0, 0, 0, 0, 0, 0]
     for exercise_id in chosen:
         mine = [r for k, r in rows.items() if k.split("/")[0] == exercise_id]
         n = len(mine)
@@ -152,15 +171,18 @@ def main() -> int:
         checks = sum(r["same_checks"] for r in mine)
         cause = sum(r["same_cause"] for r in mine)
         failing = sum(r["failing"] for r in mine)
-        for i, v in enumerate((n, score, checks, cause, failing)):
+        strict = sum(r["strict"] for r in mine)
+        for i, v in enumerate((n, score, checks, cause, failing, strict)):
             totals[i] += v
-        print(f"{exercise_id:22} {n:7} {score:7} {checks:7} {cause:4}/{failing:<4}")
-    n, score, checks, cause, failing = totals
-    print(f"{'all':22} {n:7} {score:7} {checks:7} {cause:4}/{failing:<4}")
+        print(f"{exercise_id:22} {n:7} {score:7} {checks:7} {cause:4}/{failing:<4} "
+              f"{strict:4}/{failing:<4}")
+    n, score, checks, cause, failing, strict = totals
+    print(f"{'all':22} {n:7} {score:7} {checks:7} {cause:4}/{failing:<4} {strict:4}/{failing:<4}")
     print(f"same score {score}/{n}, same failing checks {checks}/{n}, same cause named on "
-          f"{cause}/{failing} failing checks ({cause / max(failing, 1):.1%})")
+          f"{cause}/{failing} failing checks ({cause / max(failing, 1):.1%}; strict "
+          f"{strict / max(failing, 1):.1%})")
     shown = 0
-    for key, r in rows.items():
+    for key, r in sorted(rows.items(), key=lambda kv: kv[1]["same_score"]):
         for cid, t_msg, r_msg in r["differ"]:
             if shown >= args.show:
                 break

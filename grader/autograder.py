@@ -3,8 +3,8 @@
 The zip holds setup.sh and run_autograder at its top (grader/templates/gradescope/), the
 grader, the teacher's specs with their hidden checks, the starters (so a summary can tell an
 untouched file apart), config.yaml without the gradebook (its grading seed kept: Gradescope
-grades as `batch` does) and requirements.txt without the test runner. Never solutions/, tests/ or benchmarks/: Gradescope runs the student's code in the same
-machine. run_autograder grades the submission as `batch` does and copies its Gradescope result
+grades as `batch` does) and requirements.txt without the test runner. Never solutions/, tests/
+or benchmarks/: Gradescope runs the student's code in the same machine. run_autograder grades the submission as `batch` does and copies its Gradescope result
 to /autograder/results/results.json.
 """
 

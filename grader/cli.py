@@ -361,6 +361,21 @@ def _validate(args, config, lang, exercises, sandbox, console) -> int:
             if not t.ok:
                 console.print(f"[red]MISS[/] {escape(t.file)}: {escape(miss_reason(t, lang))}",
                               soft_wrap=True)
+        reasons = {c.id: c.rationale for c in exercise.checks if c.hidden}
+        for check_id, caught in result.hidden_catches().items():
+            if caught:
+                names = ", ".join(Path(f).name for f in caught)
+                console.print(f"hidden check {check_id}: catches what the visible checks miss "
+                              f"in {escape(names)}", soft_wrap=True)
+            elif reasons.get(check_id):
+                console.print(f"[yellow]hidden check {check_id}: catches no mutant the visible "
+                              f"checks miss; its rationale: {escape(reasons[check_id])}[/]",
+                              soft_wrap=True)
+            else:
+                console.print(f"[red]MISS[/] hidden check {check_id}: catches no mutant the "
+                              "visible checks miss; add one (solutions/mutants/"
+                              f"{exercise.id}/NAME.py) or say why in its `rationale:`",
+                              soft_wrap=True)
         v_ok, v_all = result.count("variant")
         m_ok, m_all = result.count("mutant")
         t_ok, t_all = result.count("trivial")

@@ -2,7 +2,8 @@
 as the student's curve and torch's over the check's domain, with the mismatch marked.
 
 The student's function runs in a worker as in grading (a fresh session on a scratch copy); the
-reference comes from the spec, evaluated here. Needs matplotlib (`pip install -e ".[plot]"`).
+reference comes from the spec, evaluated here, or in a students' release from the curve `release`
+recorded (grader/recorded.py). Needs matplotlib (`pip install -e ".[plot]"`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import torch
 
-from . import notebook, refs, submission
+from . import notebook, recorded, refs, submission
 from .checks import KINDS
 from .checks.base import Judging
 from .errors import GraderError
@@ -99,11 +100,25 @@ def _draw_exercise(exercise, checks, submission_dir, config, sandbox, out, lang)
     return pictures
 
 
-def _curve(session, exercise, check):
+def grid(check: Check) -> tuple[str, torch.Tensor]:
+    """(the dtype, the points) a plottable check's curves are drawn at."""
     arg = check.args[0]
     dtype = "float64" if "float64" in check.dtypes else check.dtypes[0]
-    grid = torch.linspace(arg.low, arg.high, POINTS, dtype=getattr(torch, dtype))
-    inputs = {arg.name: grid}
+    return dtype, torch.linspace(arg.low, arg.high, POINTS, dtype=getattr(torch, dtype))
+
+
+def reference_curve(exercise: Exercise, check: Check) -> torch.Tensor | None:
+    """The reference at the grid's points: from the spec, or as a release recorded it."""
+    if exercise.recorded is not None:
+        return recorded.load_curves(exercise).get(check.id)
+    _, points = grid(check)
+    return refs.expected(check.expect, exercise.references, {check.args[0].name: points})
+
+
+def _curve(session, exercise, check):
+    arg = check.args[0]
+    dtype, points = grid(check)
+    inputs = {arg.name: points}
     try:
         reply, values = session.call(check, KINDS[check.kind], inputs)
     except WorkerLost:
@@ -113,13 +128,15 @@ def _curve(session, exercise, check):
     outs = values.get("outs")
     got = outs[0] if isinstance(outs, (list, tuple)) and outs else None
     data = getattr(got, "data", None)
-    if not isinstance(data, torch.Tensor) or data.shape != grid.shape:
+    if not isinstance(data, torch.Tensor) or data.shape != points.shape:
         return None
-    want = refs.expected(check.expect, exercise.references, inputs)
+    want = reference_curve(exercise, check)
+    if want is None:
+        return None
     rtol, atol = Judging(exercise, check, inputs).tolerances[dtype]
     got_d, want_d = data.to(torch.float64), want.detach().to(torch.float64)
     bad = ~torch.isclose(got_d, want_d, rtol=rtol, atol=atol, equal_nan=True)
-    return grid.to(torch.float64), got_d, want_d, bad, (rtol, atol)
+    return points.to(torch.float64), got_d, want_d, bad, (rtol, atol)
 
 
 def _save(exercise, check, x, got, want, bad, tol, out: Path, lang: str) -> Picture:

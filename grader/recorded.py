@@ -135,9 +135,12 @@ def record(exercise: Exercise, check: Check, count: int, seed: int) -> examples.
     return examples.Drawn(key=check.id, inputs=unique, memo=memo)
 
 
-def write(path: Path, exercise: Exercise, records: dict[str, examples.Drawn], seed: int) -> None:
+def write(path: Path, exercise: Exercise, records: dict[str, examples.Drawn], seed: int,
+          curves: dict | None = None) -> None:
+    """curves: per check id, the reference over `check --plot`'s grid (grader.plot)."""
     data = {"format": FORMAT, "exercise": exercise.id, "seed": seed,
-            "checks": {cid: {"inputs": d.inputs, "memo": d.memo} for cid, d in records.items()}}
+            "checks": {cid: {"inputs": d.inputs, "memo": d.memo} for cid, d in records.items()},
+            "curves": dict(curves or {})}
     Path(path).write_bytes(safepickle.dumps(data))
     safepickle.loads(Path(path).read_bytes(), ALLOWED)  # what the students' grader will read
 
@@ -164,6 +167,10 @@ def load(exercise: Exercise) -> tuple[int, dict[str, examples.Drawn]]:
                     and len(inputs) == len(memo)):
                 raise ValueError(f"check {cid}: inputs and memo differ in length")
             checks[cid] = examples.Drawn(key=cid, inputs=inputs, memo=memo)
+        curves = data.get("curves") or {}
+        if not (isinstance(curves, dict)
+                and all(isinstance(v, torch.Tensor) for v in curves.values())):
+            raise ValueError("curves are not tensors by check id")
     except Exception as exc:
         raise GraderError(f"{path}: the recorded examples cannot be read ({type(exc).__name__}: "
                           f"{str(exc)[:200]}). Get this exercise's folder again from your "
@@ -174,4 +181,15 @@ def load(exercise: Exercise) -> tuple[int, dict[str, examples.Drawn]]:
                           f"exercises/{exercise.id}/exercise.yaml; get the exercise's folder "
                           "again from your course's repository")
     _LOADED[key] = (int(data.get("seed", 0)), checks)
+    _CURVES[key] = curves
     return _LOADED[key]
+
+
+_CURVES: dict[tuple, dict] = {}
+
+
+def load_curves(exercise: Exercise) -> dict:
+    """The reference curves `check --plot` draws, by check id (see write)."""
+    load(exercise)
+    stat = exercise.recorded.stat()
+    return _CURVES.get((str(exercise.recorded), stat.st_mtime_ns, stat.st_size), {})

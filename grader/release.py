@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import config as config_mod, publicspec, recorded, releasecheck
+from . import config as config_mod, plot, publicspec, recorded, releasecheck
 from .errors import GraderError
 from .spec import Exercise
 
@@ -137,8 +137,10 @@ def write_records(*, exercises: list[Exercise], dest: Path, config, on_step=None
             on_step(f"recording the examples of {e.id} (seed {config.seed})")
         records = {c.id: recorded.record(e, c, c.examples or config.examples, config.seed)
                    for c in recorded.recordable(e)}
+        curves = {c.id: plot.reference_curve(e, c) for c in e.checks
+                  if not c.hidden and plot.plottable(c)}
         recorded.write(dest / "exercises" / e.id / recorded.RECORD_FILE, e, records,
-                       config.seed)
+                       config.seed, curves)
         counts[e.id] = sum(len(d.inputs) for d in records.values())
     return counts
 

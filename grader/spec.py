@@ -112,6 +112,8 @@ class Check:
     dtypes: tuple[str, ...]
     options: dict
     node: Node = field(compare=False, repr=False)
+    rationale: str | None = None
+    """Why a hidden check exists where no mutant needs it (validate shows it)."""
     recorded: bool = False
     """Judged from recorded reference values (a students' release, grader.recorded), so the
     spec holds no reference code for it."""
@@ -283,7 +285,7 @@ def load_check(node: Node, refs: dict, dims: dict, default_dtype: str,
         raise node.error("kind", f"unknown check kind {kind_name!r}; known: "
                                  f"{', '.join(sorted(KINDS))}")
     common = {"id", "kind", "title", "points", "function", "args", "expect", "hint", "hidden",
-              "examples", "dtypes", "bonus", "constraint"}
+              "examples", "dtypes", "bonus", "constraint", "rationale"}
     node.reject_unknown(common | set(kind.OPTIONS))
     check_id = node.get_typed("id", str)
     if not _ID.match(check_id):
@@ -313,7 +315,11 @@ def load_check(node: Node, refs: dict, dims: dict, default_dtype: str,
         hint=text(node, "hint", None), hidden=node.get_typed("hidden", bool, False),
         bonus=node.get_typed("bonus", bool, False), examples=examples, dtypes=tuple(dtypes), options=options, node=node,
         constraint=node.get_typed("constraint", bool, False), recorded=recorded,
+        rationale=node.get_typed("rationale", str, None),
     )
+    if check.rationale is not None and not check.hidden:
+        raise node.error("rationale", "only a hidden check takes a rationale (why no mutant "
+                                      "needs it); remove it here")
     kind.validate(check)
     return check
 

@@ -2,7 +2,9 @@
 
 The answer key and every variant must get full marks; every mutant must lose points; trivial
 answers (mutants named `trivial_*.py`: zeros, an identity, a constant) score at most
-TRIVIAL_SHARE of the maximum, and the untouched starter scores 0. The data (Audit rows) is
+TRIVIAL_SHARE of the maximum, and the untouched starter scores 0. Every hidden check must catch
+at least one mutant that passes every visible check (what it exists for: the visible ones leave
+that mistake open), or say in its `rationale:` why it has none. The data (Audit rows) is
 separate from the table the command line prints.
 """
 
@@ -75,9 +77,31 @@ class Audit:
         """At least one variant, one mutant and one trivial answer to audit."""
         return all(self.count(r)[1] >= 1 for r in ("variant", "mutant", "trivial"))
 
+    def hidden_catches(self) -> dict[str, list[str]]:
+        """Per hidden check: the mutants (trivial ones too) that pass every visible check and
+        fail this one."""
+        out: dict[str, list[str]] = {c.id: [] for c in self.exercise.checks if c.hidden}
+        for t in self.trials:
+            if t.role not in ("mutant", "trivial") or t.result.status == "missing":
+                continue
+            rows = t.result.checks
+            if not rows or any(c.status != "passed" for c in rows
+                               if not c.hidden and not c.bonus):
+                continue
+            for c in rows:
+                if c.hidden and c.status != "passed" and c.id in out:
+                    out[c.id].append(t.file)
+        return out
+
+    def unjustified_hidden(self) -> list[str]:
+        """Hidden checks that catch no mutant the visible ones miss and say no rationale."""
+        reasons = {c.id: c.rationale for c in self.exercise.checks if c.hidden}
+        return [cid for cid, caught in self.hidden_catches().items()
+                if not caught and not reasons.get(cid)]
+
     @property
     def ok(self) -> bool:
-        return all(t.ok for t in self.trials) and self.complete
+        return all(t.ok for t in self.trials) and self.complete and not self.unjustified_hidden()
 
 
 def _grade_file(exercise, file: Path, config, sandbox) -> ExerciseResult:

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 
 from conftest import EXERCISES, find_check
 from grader import recipes, spec
+from grader.teacher.anomaly import first_nan_node
 from grader.checks import KINDS
 from grader.checks.base import Judging
 from grader.checks.nan_source import BREAKERS, recipe_inputs
@@ -50,14 +51,14 @@ def test_recipes_outside_the_table_are_refused(bad):
     (["add", "sin", "mean"], t(0.5), t(1.0), None),
 ])
 def test_first_nan_node_is_what_anomaly_detection_names(recipe, x, y, node):
-    assert recipes.first_nan_node(recipe, [x, y]) == node
+    assert first_nan_node(recipe, [x, y]) == node
 
 
 @pytest.mark.parametrize("initial", [False, True])
 def test_first_nan_node_leaves_the_global_setting_alone(initial):
     torch.set_anomaly_enabled(initial, True)
     try:
-        recipes.first_nan_node(["mul", "sqrt", "sum"], [t(0.0), t(1.0)])
+        first_nan_node(["mul", "sqrt", "sum"], [t(0.0), t(1.0)])
         assert torch.is_anomaly_enabled() is initial
     finally:
         torch.set_anomaly_enabled(False, True)

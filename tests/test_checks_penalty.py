@@ -1,5 +1,5 @@
-"""The gradient-penalty kinds (grader.checks.penalty), their reference (penalty_ref), the critic
-recipes (grader.critics) and the critic probe, run in this process."""
+"""The gradient-penalty kinds (grader.checks.penalty), their reference (grader.teacher.penalty),
+the critic recipes (grader.critics) and the critic probe, run in this process."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from torch.func import functional_call
 
 from conftest import EXERCISES, SOLUTIONS
 from grader import critics, spec
-from grader.checks.penalty_ref import DrawnCritic, dead_samples, reference
+from grader.checks.penalty_data import DrawnCritic, dead_samples
+from grader.teacher.penalty import reference
 from grader.errors import SpecError
 from inprocess import judge, probe
 

@@ -45,3 +45,24 @@ def test_sizes():
 def test_missing_explicit_config_is_an_error(tmp_path):
     with pytest.raises(SpecError, match="config file not found"):
         config.load_or_default(tmp_path / "nope.yaml")
+
+
+def test_the_grading_seed_comes_from_the_environment_then_the_config_then_the_public_seed(
+        tmp_path, monkeypatch):
+    monkeypatch.delenv(config.GRADING_SEED_ENV, raising=False)
+    public = config.load(write(tmp_path, "seed: 5\n"))
+    assert public.grading_seed is None and config.grading_seed(public) == (5, "seed (public)")
+    teacher = config.load(write(tmp_path, "seed: 5\ngrading_seed: 77\n"))
+    assert config.grading_seed(teacher) == (77, "grading_seed")
+    monkeypatch.setenv(config.GRADING_SEED_ENV, " 123 ")
+    assert config.grading_seed(teacher) == (123, "$GRADER_GRADING_SEED")
+    monkeypatch.setenv(config.GRADING_SEED_ENV, "secret")
+    with pytest.raises(config.GraderError, match="GRADER_GRADING_SEED: expected an integer"):
+        config.grading_seed(teacher)
+    with pytest.raises(SpecError, match="seed_source: unknown key"):
+        config.load(write(tmp_path, "seed_source: x\n"))
+
+
+def test_the_course_config_has_a_grading_seed_apart_from_the_public_one():
+    cfg = config.load(config.default_path())
+    assert cfg.grading_seed is not None and cfg.grading_seed != cfg.seed

@@ -34,3 +34,10 @@ def test_an_exercise_has_a_key_variants_and_mutants(ex):
 def test_the_course_has_at_least_sixteen_exercises_in_order():
     order = (EXERCISES / "ORDER").read_text().split()
     assert len(order) >= 16 and sorted(order) == sorted(e.id for e in LOADED)
+
+
+def test_every_exercise_keeps_a_hidden_check_for_the_teacher(exercises):
+    """The grade never rests on the visible checks alone (validate proves what each one
+    catches, or shows its rationale)."""
+    assert all(any(c.hidden for c in e.checks) for e in exercises.values()), [
+        e.id for e in exercises.values() if not any(c.hidden for c in e.checks)]

@@ -48,3 +48,47 @@ def test_flow_style_and_an_earlier_count_fall_back_to_plain_yaml():
     counted = SPEC + "hidden_checks: 2\n"
     text, removed = publicspec.public(counted)
     assert removed == 1 and yaml.safe_load(text)["hidden_checks"] == 3 and "secret" not in text
+
+
+REFERENCED = """\
+id: ex
+references:
+  f:
+    args: [x]
+    expr: torch.sin(x) * x
+checks:
+  - id: value
+    expect: {value_of: f}
+    points: 1
+  # a scenario whose reference is the answer
+  - id: scene
+    reference: |
+      def g(x):
+          return x * 2
+    setup: |
+      def setup(x):
+          return {"x": x}
+    points: 1
+  - id: secret
+    hidden: true
+    points: 1
+"""
+
+
+def test_a_release_spec_holds_no_reference_code_and_names_its_record():
+    text, removed = publicspec.public(REFERENCED, recorded="recorded.pickle")
+    data = yaml.safe_load(text)
+    assert removed == 1 and data["hidden_checks"] == 1
+    assert data["recorded"] == "recorded.pickle" and "references" not in data
+    assert [c["id"] for c in data["checks"]] == ["value", "scene"]
+    assert "reference" not in data["checks"][1] and "setup" in data["checks"][1]
+    assert "torch.sin" not in text and "x * 2" not in text
+    assert "# a scenario whose reference is the answer" in text  # the rest as written
+
+
+def test_a_spec_without_hidden_checks_still_loses_its_references_in_a_release():
+    spec = REFERENCED.replace("    hidden: true\n", "")
+    text, removed = publicspec.public(spec, recorded="recorded.pickle")
+    data = yaml.safe_load(text)
+    assert removed == 0 and "hidden_checks" not in data and "references" not in data
+    assert publicspec.public(spec) == (spec, 0)  # no release: untouched

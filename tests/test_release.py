@@ -7,6 +7,7 @@ out, is graded by the teacher's `batch`; the Gradescope zip grades one upload.
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -27,7 +28,7 @@ HIDDEN = "forward_finite"
 HIDDEN_NOTE = "wide inputs, up to 1e4"
 # Few examples, and a time per call far above any honest call even on a loaded machine.
 CONFIG = ("language: en\nexamples: 5\ntime_per_call: 15\ntime_per_exercise: 120\n"
-          "gradebook: grades/gradebook.sqlite\n")
+          "gradebook: grades/gradebook.sqlite\n# the teacher's\ngrading_seed: 4242\n")
 MUTANT = SOLUTIONS / "mutants" / EX / "overflow_forward.py"  # fails the hidden check
 
 
@@ -104,10 +105,15 @@ def test_release_holds_the_students_files_and_nothing_of_the_teachers(released, 
     assert not [n for n in names if n.split("/")[0] in ("solutions", "tests", "benchmarks",
                                                         "grades")]
     assert not [n for n in names if "__pycache__" in n or n.endswith(".sqlite")]
+    assert sorted(n for n in names if n.startswith(f"exercises/{EX}/")) == [
+        f"exercises/{EX}/{EX}.py", f"exercises/{EX}/exercise.yaml",
+        f"exercises/{EX}/recorded.pickle"]
+    assert not [n for n in names if n.startswith("grader/teacher")]
     starter = f"exercises/{EX}/{EX}.py"
     assert (released / starter).read_bytes() == (teacher / starter).read_bytes()
     config = (released / "config.yaml").read_text()
     assert "gradebook: null" in config and "gradebook.sqlite" not in config
+    assert "grading_seed" not in config and "4242" not in config
     assert "pytest" not in (released / "requirements.txt").read_text()
     readme = (released / "README.md").read_text()
     assert 'pip install "torch==2.13.0" --index-url https://download.pytorch.org/whl/cpu' in readme
@@ -141,6 +147,31 @@ def test_the_release_refuses_a_planted_answer(released, teacher, teacher_spec, t
         f.write(f"\n    {key_line}\n")
     with pytest.raises(GraderError, match=r"README\.md, line \d+.*solutions/custom_sigmoid\.py"):
         releasecheck.check_leaks(copy, teacher, [teacher_spec])
+
+
+def test_the_release_refuses_planted_reference_code(released, teacher, teacher_spec, tmp_path):
+    copy = copy_of(released, tmp_path / "copy")
+    teacher_line = next(line for line in leaks.telling_lines(
+        releasecheck.PACKAGE / "teacher" / "penalty.py") if "norm" in line)
+    for planted, source in ((f"    {teacher_line}\n", "grader/teacher/penalty.py"),
+                            ("y = 1 / (1 + torch.exp(-x))  # torch.sigmoid(x)\n",
+                             f"exercises/{EX}/exercise.yaml")):
+        with open(copy / "README.md", "a") as f:
+            f.write(planted)
+        with pytest.raises(GraderError, match=r"README\.md, line \d+.*" + re.escape(source)):
+            releasecheck.check_leaks(copy, teacher, [teacher_spec])
+        shutil.copyfile(released / "README.md", copy / "README.md")
+    releasecheck.check_leaks(copy, teacher, [teacher_spec])
+
+
+def test_a_damaged_record_is_told_by_name_not_as_a_traceback(released, tmp_path):
+    copy = copy_of(released, tmp_path / "damaged")
+    (copy / "exercises" / EX / "recorded.pickle").write_bytes(b"not a record")
+    proc = grader("check", cwd=copy)
+    assert proc.returncode == 1, output(proc)
+    text = " ".join(output(proc).split())
+    assert "Traceback" not in text and "recorded.pickle: the recorded examples cannot be read" \
+        in text
 
 
 def test_starters_score_zero_in_the_release(released, tmp_path):

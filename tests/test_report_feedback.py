@@ -60,3 +60,13 @@ def test_one_file_per_submission_and_no_stale_file(tmp_path):
     assert sorted(p.name for p in (tmp_path / "feedback").iterdir()) == [
         "ana.md", "budi.md", "citra.md", "dewi.md"]
     assert "Every exercise has full marks." in (tmp_path / "feedback" / "ana.md").read_text()
+
+
+def test_the_teachers_grading_seed_is_never_shown():
+    r = submission("dewi", {"a": "failed"})
+    for source, shown in (("grading_seed", False), ("$GRADER_GRADING_SEED", False),
+                          ("seed", True), ("recorded", True)):
+        r.environment = {"grader": "1", "seed": 987654321, "seed_source": source}
+        text = feedback.text(r, "en")
+        assert ("987654321" in text) is shown, source
+        assert shown or "the teacher's grading seed" in text

@@ -61,3 +61,24 @@ def test_seeds_are_per_check_and_repeatable(exercises):
     assert [d["x"].tolist() for d in first] == [d["x"].tolist() for d in again]
     other = _draws(ex, a, n=20, at=6)
     assert [d["x"].tolist() for d in first] != [d["x"].tolist() for d in other]
+
+
+def test_draws_do_not_depend_on_the_modules_loaded(exercises, tmp_path, monkeypatch):
+    """Hypothesis's pool of constants from "local" modules stays empty: importing a module of
+    odd literals between two draws (as another command path imports other grader modules)
+    changes nothing."""
+    from grader import examples
+    from grader.checks import KINDS
+
+    assert strategies.PINNED
+    e = exercises["manual_gradient"]
+    check = next(c for c in e.checks if c.function == "mlp_grads")
+    seed = strategies.seed_for(3, e, check)
+    before = examples.draw(e, check, KINDS[check.kind], 30, seed)
+    (tmp_path / "odd_constants_mod.py").write_text(
+        "A = 1.3886\nB = -0.8772\nC = 0.8657\nD = 3.25\nE = 17\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import odd_constants_mod  # noqa: F401
+
+    after = examples.draw(e, check, KINDS[check.kind], 30, seed)
+    assert all(examples.same(a, b) for a, b in zip(before, after))

@@ -118,3 +118,26 @@ def test_an_audit_needs_a_trivial_answer(tmp_path, fast, capsys):
     folder = _solutions(tmp_path, variants=[("v.py", VARIANT)], mutants=[("m.py", MUTANT)])
     assert main(fast + ["validate", "custom_sigmoid", "--solutions", str(folder)]) == 1
     assert "trivial_*.py" in capsys.readouterr().out
+
+
+def test_a_hidden_check_must_catch_a_mutant_the_visible_checks_miss(tmp_path, sandbox,
+                                                                     exercises, fast_config):
+    e = exercises["grad_clipping"]
+    (hidden,) = [c.id for c in e.checks if c.hidden]
+    mutants = SOLUTIONS / "mutants" / "grad_clipping"
+    folder = tmp_path / "solutions"
+    (folder / "mutants" / "grad_clipping").mkdir(parents=True)
+    shutil.copyfile(SOLUTIONS / "grad_clipping.py", folder / "grad_clipping.py")
+    shutil.copyfile(mutants / "per_parameter.py", folder / "mutants" / "grad_clipping" / "a.py")
+    seen = audit(exercise=e, solutions=folder, config=fast_config, sandbox=sandbox)
+    assert seen.hidden_catches() == {hidden: []} and seen.unjustified_hidden() == [hidden]
+    assert not seen.ok
+    shutil.copyfile(mutants / "float64_total.py", folder / "mutants" / "grad_clipping" / "b.py")
+    seen = audit(exercise=e, solutions=folder, config=fast_config, sandbox=sandbox)
+    assert [p.rsplit("/", 1)[-1] for p in seen.hidden_catches()[hidden]] == ["b.py"]
+    assert seen.unjustified_hidden() == []
+    reasoned = dataclasses.replace(e, checks=tuple(
+        dataclasses.replace(c, rationale="why") if c.hidden else c for c in e.checks))
+    seen.exercise = reasoned
+    seen.trials = [t for t in seen.trials if not t.file.endswith("b.py")]
+    assert seen.unjustified_hidden() == []  # a stated rationale stands in for the mutant

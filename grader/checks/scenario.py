@@ -27,7 +27,7 @@ import torch
 
 from .. import wire
 from ..compare import compare
-from ..messages import both, mismatch, raised
+from ..messages import both, mismatch
 from ..refs import SpecBug
 from ..sandbox.probes import StudentError, describe
 from ..sandbox.probes import scenario as probe
