@@ -331,8 +331,28 @@ def _list(exercises, lang, console) -> int:
     return 0
 
 
+def _grading_config(config, seed, console):
+    """The config with the seed a class is graded with: --seed, else the teacher's grading
+    seed (config_mod.grading_seed); a warning where only the public seed is there."""
+    if seed is not None:
+        return config.with_overrides(seed=seed, seed_source="--seed")
+    seed, source = config_mod.grading_seed(config)
+    config = config.with_overrides(seed=seed, seed_source=source)
+    if config.seed_source == "seed (public)":
+        console.print("[yellow]warning: no grading seed (config.yaml `grading_seed:` or "
+                      f"${config_mod.GRADING_SEED_ENV}): the class is graded on the examples "
+                      "students see in their release[/]", soft_wrap=True)
+    return config
+
+
 def _validate(args, config, lang, exercises, sandbox, console) -> int:
     from .validate import TRIVIAL_PREFIX, TRIVIAL_SHARE, audit, miss_reason
+
+    # Audited as the class is graded: hidden checks and the grading seed (the release's own
+    # check proves the keys and starters on the public seed's recorded examples).
+    config = _grading_config(config, None, console)
+    console.print(f"[dim]validating with the seed from {config.seed_source}, hidden checks "
+                  "included, as `batch` grades[/]", soft_wrap=True)
 
     chosen = _select(exercises, args.ids)
     if not args.solutions.is_dir():
@@ -401,15 +421,7 @@ def _batch(args, config, lang, exercises, console) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise GraderError(f"--jobs {args.jobs}: expected at least 1")
     shard = batch.parse_shard(args.shard) if args.shard else None
-    if args.seed is not None:
-        config = config.with_overrides(seed=args.seed, seed_source="--seed")
-    else:
-        seed, source = config_mod.grading_seed(config)
-        config = config.with_overrides(seed=seed, seed_source=source)
-    if config.seed_source == "seed (public)":
-        console.print("[yellow]warning: no grading seed (config.yaml `grading_seed:` or "
-                      f"${config_mod.GRADING_SEED_ENV}): the class is graded on the examples "
-                      "students see in their release[/]", soft_wrap=True)
+    config = _grading_config(config, args.seed, console)
     chosen = _select(exercises, args.exercises)
     total = len(batch.take_shard(batch.discover(args.dir), shard))
     with BatchProgress(total, console) as progress:

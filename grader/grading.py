@@ -434,21 +434,10 @@ def run_check(session: Session, exercise: Exercise, check: Check, config: Config
         if lost.kind == "exercise_timeout" and "failure" in last:
             failure = last["failure"]
             return _row(check, failure.verdict, counterexample(check, failure.inputs))
-        if lost.kind == "timeout" and starvation.judge(lost.load) == "starved":
-            # Runnable but kept off the CPU by other processes: not the student's timeout.
-            # Once more in a fresh worker (the lost one is gone); starved again, the machine
-            # is named, never the student.
-            if not retried:
-                return run_check(session, exercise, check, config, retried=True)
-            return _row(check, Verdict("error", overloaded(check.function, config.time_per_call),
-                                       cause="overloaded"),
-                        counterexample(check, session.in_flight) if session.in_flight else None)
-        return _row(check, _lost_verdict(lost, check, config),
-                    counterexample(check, session.in_flight) if session.in_flight else None,
-                    session.last_output)
+        return _lost_row(session, check, config, lost, None if retried else (
+            lambda: run_check(session, exercise, check, config, retried=True)))
     except SpecBug as bug:
-        return _row(check, Verdict("error", both(
-            "Kesalahan grader (bukan salahmu): {b}", "Grader error (not your fault): {b}", b=bug)))
+        return _row(check, _grader_error(bug))
     except Flaky:
         failure = last.get("failure")
         verdict = Verdict("failed", both(
@@ -457,8 +446,7 @@ def run_check(session: Session, exercise: Exercise, check: Check, config: Config
             m=failure.verdict.message if failure else ""))
         return _row(check, verdict, counterexample(check, failure.inputs) if failure else None)
     except SandboxError as exc:
-        return _row(check, Verdict("error", both(
-            "Kesalahan grader (bukan salahmu): {e}", "Grader error (not your fault): {e}", e=exc)))
+        return _row(check, _grader_error(exc))
     return _row(check, None)
 
 
@@ -471,8 +459,7 @@ def run_recorded(session: Session, exercise: Exercise, check: Check, config: Con
     try:
         drawn = recorded.load(exercise)[1][check.id]
     except GraderError as exc:
-        return _row(check, Verdict("error", both("Kesalahan grader (bukan salahmu): {e}",
-                                                 "Grader error (not your fault): {e}", e=exc)))
+        return _row(check, _grader_error(exc))
     copies = [drawn.example(i) for i in range(len(drawn.inputs))]
     failures: list[tuple[int, Verdict, dict, dict]] = []
     try:
@@ -500,22 +487,32 @@ def run_recorded(session: Session, exercise: Exercise, check: Check, config: Con
         if failures:  # a smaller example already failed: that is the one to tell
             i, verdict = failures[0][:2]
             return _row(check, verdict, counterexample(check, drawn.inputs[i]))
-        if lost.kind == "timeout" and starvation.judge(lost.load) == "starved":
-            if not retried:
-                return run_recorded(session, exercise, check, config, retried=True)
-            return _row(check, Verdict("error", overloaded(check.function, config.time_per_call),
-                                       cause="overloaded"),
-                        counterexample(check, session.in_flight) if session.in_flight else None)
-        return _row(check, _lost_verdict(lost, check, config),
-                    counterexample(check, session.in_flight) if session.in_flight else None,
-                    session.last_output)
+        return _lost_row(session, check, config, lost, None if retried else (
+            lambda: run_recorded(session, exercise, check, config, retried=True)))
     except (SpecBug, NotRecorded) as bug:
-        return _row(check, Verdict("error", both(
-            "Kesalahan grader (bukan salahmu): {b}", "Grader error (not your fault): {b}",
-            b=f"{type(bug).__name__}: {bug}")))
+        return _row(check, _grader_error(f"{type(bug).__name__}: {bug}"))
     except SandboxError as exc:
-        return _row(check, Verdict("error", both(
-            "Kesalahan grader (bukan salahmu): {e}", "Grader error (not your fault): {e}", e=exc)))
+        return _row(check, _grader_error(exc))
+
+
+def _grader_error(what) -> Verdict:
+    return Verdict("error", both("Kesalahan grader (bukan salahmu): {e}",
+                                 "Grader error (not your fault): {e}", e=what))
+
+
+def _lost_row(session: Session, check: Check, config: Config, lost: WorkerLost,
+              again) -> CheckResult:
+    """The row of a check whose worker was lost on the call in flight. A call that was
+    runnable but kept off the CPU by other processes is not the student's timeout: again()
+    grades the check once more in a fresh worker (None: that was the second time), and a
+    second starvation names the machine, never the student."""
+    shown = counterexample(check, session.in_flight) if session.in_flight else None
+    if lost.kind == "timeout" and starvation.judge(lost.load) == "starved":
+        if again is not None:
+            return again()
+        return _row(check, Verdict("error", overloaded(check.function, config.time_per_call),
+                                   cause="overloaded"), shown)
+    return _row(check, _lost_verdict(lost, check, config), shown, session.last_output)
 
 
 def _lost_verdict(lost: WorkerLost, check: Check, config: Config) -> Verdict:

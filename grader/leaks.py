@@ -79,19 +79,21 @@ def answers(solutions: Path, given: set[str]) -> dict[str, Path]:
     return out
 
 
-def scan(folder: Path, answer_lines: dict[str, Path]) -> list[Leak]:
-    """Every line of every file under folder that is an answer line."""
-    leaks = []
+def _lines(folder: Path):
+    """(path, line number, line) of every file under folder, read as text."""
     for path in sorted(p for p in Path(folder).rglob("*") if p.is_file()):
         try:
             text = path.read_bytes().decode("utf-8", errors="replace")
         except OSError:
             continue
         for n, line in enumerate(text.splitlines(), start=1):
-            s = line.strip()
-            if s in answer_lines:
-                leaks.append(Leak(path, n, s, answer_lines[s]))
-    return leaks
+            yield path, n, line
+
+
+def scan(folder: Path, answer_lines: dict[str, Path]) -> list[Leak]:
+    """Every line of every file under folder that is an answer line."""
+    return [Leak(path, n, line.strip(), answer_lines[line.strip()])
+            for path, n, line in _lines(folder) if line.strip() in answer_lines]
 
 
 def reference_code(exercises, teacher: Path, given: set[str]) -> dict[str, Path]:
@@ -132,17 +134,9 @@ def reference_expressions(exercises, given_text: str) -> dict[str, Path]:
 def scan_expressions(folder: Path, expressions: dict[str, Path]) -> list[Leak]:
     """Every line of every file under folder that holds one of the expressions."""
     found = []
-    if not expressions:
-        return found
-    for path in sorted(p for p in Path(folder).rglob("*") if p.is_file()):
-        try:
-            text = path.read_bytes().decode("utf-8", errors="replace")
-        except OSError:
-            continue
-        for n, line in enumerate(text.splitlines(), start=1):
-            compact = _compact(line)
-            for expr, source in expressions.items():
-                if expr in compact:
-                    found.append(Leak(path, n, line.strip(), source))
-                    break
+    for path, n, line in _lines(folder) if expressions else ():
+        compact = _compact(line)
+        source = next((src for expr, src in expressions.items() if expr in compact), None)
+        if source is not None:
+            found.append(Leak(path, n, line.strip(), source))
     return found

@@ -41,34 +41,25 @@ ALLOWED = examples.ALLOWED
 """The classes a record may name besides tensors: data classes of the grader's own."""
 
 
-def _tensors(value, depth: int = 0):
-    """Every tensor inside an example (containers and the grader's data classes)."""
+def _leaves(value, kind, depth: int = 0):
+    """Every value of this type inside an example (containers and the grader's data classes)."""
     if depth > 16:
         return
-    if isinstance(value, torch.Tensor):
+    if isinstance(value, kind):
         yield value
     elif isinstance(value, dict):
         for v in value.values():
-            yield from _tensors(v, depth + 1)
+            yield from _leaves(v, kind, depth + 1)
     elif isinstance(value, (list, tuple)):
         for v in value:
-            yield from _tensors(v, depth + 1)
+            yield from _leaves(v, kind, depth + 1)
     elif is_dataclass(value) and not isinstance(value, type):
         for f in fields(value):
-            yield from _tensors(getattr(value, f.name), depth + 1)
+            yield from _leaves(getattr(value, f.name), kind, depth + 1)
 
 
-def _floats(value, depth: int = 0):
-    if depth > 16:
-        return
-    if isinstance(value, float):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _floats(v, depth + 1)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _floats(v, depth + 1)
+def _tensors(value):
+    return _leaves(value, torch.Tensor)
 
 
 def size(inputs: dict) -> tuple:
@@ -77,7 +68,7 @@ def size(inputs: dict) -> tuple:
     numel = sum(t.numel() for t in tensors)
     magnitude = sum(float(torch.nan_to_num(t.detach().double().abs(), 1e300, 1e300).sum())
                     for t in tensors if t.numel())
-    magnitude += sum(abs(f) if math.isfinite(f) else 1e300 for f in _floats(inputs))
+    magnitude += sum(abs(f) if math.isfinite(f) else 1e300 for f in _leaves(inputs, float))
     return numel, magnitude
 
 

@@ -8,6 +8,16 @@ from .spec import Text
 
 CHECK_STATUSES = ("passed", "failed", "error", "timeout", "skipped")
 EXERCISE_STATUSES = ("passed", "failed", "error", "timeout", "missing")
+PUBLIC_SEEDS = ("seed", "recorded")
+"""Seed sources a student may see (grading.environment); any other is the teacher's secret."""
+
+
+def shown_environment(environment: dict | None) -> dict:
+    """A result's environment as a student may see it: a grading seed is left out."""
+    env = dict(environment or {})
+    if env.get("seed_source", "seed") not in PUBLIC_SEEDS:
+        env.pop("seed", None)
+    return env
 
 
 @dataclass

@@ -90,7 +90,7 @@ def working_copy(tmp_path, monkeypatch):
 def grade_files(tmp_path, sandbox, exercises, fast_config):
     """Grade a submission made of {relative path: source text}; returns the SubmissionResult."""
 
-    def run(files: dict, ids=None, config=None):
+    def run(files: dict, ids=None, config=None, hidden=False):
         sub = tmp_path / "submission"
         if sub.exists():
             shutil.rmtree(sub)
@@ -104,17 +104,28 @@ def grade_files(tmp_path, sandbox, exercises, fast_config):
                 path.write_text(textwrap.dedent(text))
         chosen = [exercises[i] for i in (ids or sorted(exercises))]
         return grade(submission_dir=sub, exercises=chosen, config=config or fast_config,
-                     sandbox=sandbox)
+                     sandbox=sandbox, include_hidden=hidden)
 
     return run
 
 
+def hidden_only(mutant: Path) -> bool:
+    """A mutant that only a hidden check catches (its docstring says which): a grading of the
+    visible checks gives it full marks."""
+    import ast
+
+    doc = ast.get_docstring(ast.parse(Path(mutant).read_text(encoding="utf-8"))) or ""
+    return "Only the hidden check" in doc
+
+
 def mutant_folders(root: Path, ids, per: int = 2) -> dict:
-    """A submission folder for each of the first `per` mutants of each exercise: name ->
-    (folder, exercise id)."""
+    """A submission folder for each of the first `per` mutants of each exercise that the
+    visible checks catch: name -> (folder, exercise id)."""
     out = {}
     for ex in ids:
-        for mutant in sorted((SOLUTIONS / "mutants" / ex).glob("*.py"))[:per]:
+        caught = [m for m in sorted((SOLUTIONS / "mutants" / ex).glob("*.py"))
+                  if not hidden_only(m)]
+        for mutant in caught[:per]:
             sub = root / f"{ex}-{mutant.stem}"
             sub.mkdir()
             (sub / f"{ex}.py").write_bytes(mutant.read_bytes())

@@ -29,6 +29,9 @@ KEY = SOLUTIONS / "manual_gradient.py"
 CONFIG = Config(examples=10, time_per_call=15.0, time_per_exercise=120.0)
 CONFIG_YAML = "examples: 10\ntime_per_call: 15\ntime_per_exercise: 120\n"
 
+FULL = 20
+"""manual_gradient's points in batch: 19 visible, 1 hidden."""
+
 
 def files(folder):
     return {str(p.relative_to(folder)): p.read_bytes()
@@ -88,13 +91,13 @@ def test_every_submission_is_graded_with_the_expected_outcome(graded):
     assert single.lost == {}
     res = _by_id(single)
     for name in ("key", "variant"):
-        assert res[name].score == res[name].max_score == 19, name
+        assert res[name].score == res[name].max_score == FULL, name
     for name, caught in (("mutant_sign", "df_value"), ("mutant_autograd", "no_autograd_in_manual")):
         failing = [c.id for c in res[name].exercises[0].checks if c.status != "passed"]
-        assert caught in failing and res[name].score < 19, name
+        assert caught in failing and res[name].score < FULL, name
     status = {n: res[n].exercises[0].status for n in ("empty", "broken", "twice", "hostile")}
     assert status["empty"] == "missing" and status["broken"] == "error"
-    assert status["twice"] == "error" and res["hostile"].score < 19
+    assert status["twice"] == "error" and res["hostile"].score < FULL
     assert all(r.environment["seed"] == 20261202 and r.environment["torch"]
                for r in single.results)
 
@@ -109,7 +112,7 @@ def test_all_outputs_parse(graded):
                for s in doc["submissions"])
     with open(out / "grades.csv", newline="") as f:
         rows = {r["submission"]: r for r in csv.DictReader(f)}
-    assert list(rows) == names and rows["key"]["total"] == "19"
+    assert list(rows) == names and rows["key"]["total"] == str(FULL)
     sign = _by_id(runs["single"])["mutant_sign"]
     assert rows["mutant_sign"]["manual_gradient"] == f"{sign.score:g}"
     root = ET.parse(out / "junit.xml").getroot()
@@ -200,7 +203,7 @@ def test_a_lost_submission_scores_zero_blaming_the_grader(tmp_path, exercises):
                      config=CONFIG, lang="en", root=ROOT, jobs=1, target=fake_serve)
     assert list(done.lost) == ["crash"]
     lost = _by_id(done)["crash"].exercises[0]
-    assert lost.status == "error" and lost.max_score == 19
+    assert lost.status == "error" and lost.max_score == FULL
     assert "grader's fault" in lost.message.en and "exit code 3" in lost.message.en
     assert {c.status for c in lost.checks} == {"error"}
 
@@ -236,7 +239,8 @@ def test_cli_hidden_checks_and_a_regrade(tmp_path, sandbox, capsys):
     (exercise,) = spec_mod.discover(exdir, root=ROOT)
     student = grade(submission_dir=klass / "mutant", exercises=[exercise], config=CONFIG,
                     sandbox=sandbox)
-    assert student.exercises[0].hidden_checks == 1
+    assert student.exercises[0].hidden_checks == 1 + sum(
+        c.hidden for c in spec_mod.load(EXERCISES / "manual_gradient" / "exercise.yaml").checks)
     assert "df_hidden" not in [c.id for c in student.exercises[0].checks]
     full = grade(submission_dir=klass / "mutant", exercises=[exercise], config=CONFIG,
                  sandbox=sandbox, include_hidden=True)
@@ -275,3 +279,25 @@ def test_cli_usage_errors_exit_2(tmp_path, capsys):
     assert cli.main(["batch", str(tmp_path), "--out", str(tmp_path / "o"), "--jobs", "0"]) == 2
     assert cli.main(["merge", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
     assert "--shard '3/2'" in capsys.readouterr().err
+
+
+def test_batch_grades_with_the_grading_seed_and_never_shows_it(tmp_path, monkeypatch, capsys):
+    (tmp_path / "class" / "ana").mkdir(parents=True)
+    (tmp_path / "class" / "ana" / "notes.txt").write_text("nothing handed in\n")
+    config = tmp_path / "config.yaml"
+    config.write_text("language: en\nexamples: 2\nseed: 11\ngrading_seed: 918273645\n")
+    monkeypatch.delenv("GRADER_GRADING_SEED", raising=False)
+    for env, seed, source in ((None, 918273645, "grading_seed"),
+                              ("5550123", 5550123, "$GRADER_GRADING_SEED")):
+        if env:
+            monkeypatch.setenv("GRADER_GRADING_SEED", env)
+        out = tmp_path / f"out-{source[-4:]}"
+        code = cli.main(["--config", str(config), "batch", str(tmp_path / "class"), "--out",
+                         str(out), "--exercises", "manual_gradient"])
+        assert code == 0, capsys.readouterr().out
+        env_seen = json.loads((out / "results.json").read_text())["submissions"][0][
+            "environment"]
+        assert (env_seen["seed"], env_seen["seed_source"]) == (seed, source)
+        assert "seed from " + source in capsys.readouterr().out
+        shown = (out / "feedback" / "ana.md").read_text()
+        assert str(seed) not in shown and "the teacher's grading seed" in shown

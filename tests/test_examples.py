@@ -66,7 +66,8 @@ def test_same_seed_same_verdicts_with_and_without_replay(tmp_path, monkeypatch, 
     assert draws == []
     monkeypatch.delenv("GRADER_REPLAY")
     cold = run()
-    dynamic = [(e, c) for e in chosen for c in e.checks if not KINDS[c.kind].static]
+    dynamic = [(e, c) for e in chosen for c in e.checks
+               if not KINDS[c.kind].static and not c.hidden]
     # each drawn once, here or by the forked drawer (whose draws this process does not count)
     assert len(draws) == len(set(draws)) <= len(dynamic)
     assert all(examples.on_disk(examples.key(e, c, c.examples or fast_config.examples,

@@ -33,3 +33,15 @@ def test_rewriting_removes_files_of_an_earlier_run(tmp_path):
     gradescope.write(tmp_path, klass(), "en")
     gradescope.write(tmp_path, klass()[:1], "en")
     assert sorted(p.name for p in (tmp_path / "gradescope").iterdir()) == ["ana"]
+
+
+def test_a_grading_seed_stays_out_of_what_gradescope_shows():
+    from classdata import submission
+
+    from grader.report import gradescope as gs
+
+    r = submission("eka", {"a": "failed"})
+    r.environment = {"grader": "1", "seed": 987654321, "seed_source": "grading_seed"}
+    assert "987654321" not in json.dumps(gs.submission_dict(r, "en"))
+    r.environment = {"grader": "1", "seed": 987654321, "seed_source": "seed"}
+    assert "987654321" in json.dumps(gs.submission_dict(r, "en"))

@@ -12,7 +12,7 @@ import re
 import shutil
 from pathlib import Path
 
-from ..results import CheckResult, ExerciseResult, SubmissionResult
+from ..results import CheckResult, ExerciseResult, SubmissionResult, shown_environment
 from ..safetext import atomic_write
 from .statuswords import ICON, STATUS
 
@@ -40,8 +40,6 @@ LABELS = {
            "secret": "the teacher's grading seed (other examples than your copy's)",
            "total": "Total"},
 }
-PUBLIC_SEEDS = ("seed", "recorded")
-"""Seed sources a student may see (grading.environment); any other is the teacher's secret."""
 # Characters Markdown would read as formatting in a message (a student's exception text, say).
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
 
@@ -119,10 +117,8 @@ def text(r: SubmissionResult, lang: str) -> str:
         lines += [words["full"], ""]
     for e in r.exercises:
         lines += _exercise(e, lang)
-    env = r.environment or {}
-    seed = env.get("seed", "?")
-    if env.get("seed_source", "seed") not in PUBLIC_SEEDS:  # the teacher's: never in feedback
-        seed = words["secret"]
+    env = shown_environment(r.environment)
+    seed = env.get("seed", words["secret"])  # the teacher's grading seed is never shown
     lines.append(f"_{words['seed'].format(g=env.get('grader', '?'), s=seed)}_")
     return "\n".join(lines) + "\n"
 

@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 from ..safetext import atomic_write
-from ..results import CheckResult, ExerciseResult, SubmissionResult
+from ..results import CheckResult, ExerciseResult, SubmissionResult, shown_environment
 
 FOLDER = "gradescope"
 
@@ -47,7 +47,8 @@ def submission_dict(r: SubmissionResult, lang: str) -> dict:
     lines = [f"{e.id}: {e.score:g}/{e.max_score:g} ({e.status})" for e in r.exercises]
     return {"score": r.score, "output": "\n".join(lines), "visibility": "visible",
             "stdout_visibility": "hidden", "tests": tests,
-            "extra_data": {"submission": r.submission, "environment": r.environment}}
+            "extra_data": {"submission": r.submission,
+                           "environment": shown_environment(r.environment)}}
 
 
 def write(out: Path, results: list[SubmissionResult], lang: str) -> None:

@@ -1,4 +1,7 @@
-"""Mutant: writes the EMA with e[:] = ..., which fails on a scalar (0-dimensional) parameter."""
+"""Mutant: writes the EMA with e[:] = ..., which fails on a scalar (0-dimensional) parameter.
+
+Only the hidden check ema_update_any_shape catches it: the visible checks leave that open.
+"""
 
 import torch
 

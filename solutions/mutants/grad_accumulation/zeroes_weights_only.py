@@ -1,4 +1,7 @@
-"""Mutant: zeroes only the layers' weight gradients and forgets the biases' old .grad."""
+"""Mutant: zeroes only the layers' weight gradients and forgets the biases' old .grad.
+
+Only the hidden check old_grads_everywhere catches it: the visible checks leave that open.
+"""
 
 import torch
 import torch.nn.functional as F

@@ -1,4 +1,7 @@
-"""Mutant: flattens x with x.view(-1) to work on a vector: fails on a transposed x."""
+"""Mutant: flattens x with x.view(-1) to work on a vector: fails on a transposed x.
+
+Only the hidden check second_derivative_strided catches it: the visible checks leave that open.
+"""
 
 import torch
 

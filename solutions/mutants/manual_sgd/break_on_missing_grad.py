@@ -1,4 +1,7 @@
-"""Mutant: stops at the first parameter without a .grad (break instead of continue)."""
+"""Mutant: stops at the first parameter without a .grad (break instead of continue).
+
+Only the hidden check sgd_skips_gradless_first catches it: the visible checks leave that open.
+"""
 
 import torch
 

@@ -1,4 +1,7 @@
-"""Mutant: scales grad_output in place (grad_output.mul_): fails when it is an expanded tensor."""
+"""Mutant: scales grad_output in place (grad_output.mul_): fails when it is an expanded tensor.
+
+Only the hidden check expanded_upstream catches it: the visible checks leave that open.
+"""
 
 import torch
 

@@ -1,4 +1,7 @@
-"""Mutant: safe_norm flattens v to rows and reshapes back as (v.shape[0], -1): (N, 1) for a 2-D v."""
+"""Mutant: safe_norm flattens v to rows and reshapes back as (v.shape[0], -1): (N, 1) for a 2-D v.
+
+Only the hidden check safe_norm_value_2d catches it: the visible checks leave that open.
+"""
 
 import math
 import re

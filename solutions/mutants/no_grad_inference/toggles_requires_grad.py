@@ -1,4 +1,7 @@
-"""Mutant: turns every parameter's requires_grad off for inference and back on, unfreezing frozen ones."""
+"""Mutant: turns every parameter's requires_grad off for inference and back on, unfreezing frozen ones.
+
+Only the hidden check predict_keeps_model_state catches it: the visible checks leave that open.
+"""
 
 import torch
 import torch.nn.functional as F

@@ -1,4 +1,7 @@
-"""Mutant: a = x.clone() without detach: not a new leaf when the caller's x requires grad."""
+"""Mutant: a = x.clone() without detach: not a new leaf when the caller's x requires grad.
+
+Only the hidden check grad_twice_tracked_input catches it: the visible checks leave that open.
+"""
 
 import torch
 import torch.nn.functional as F

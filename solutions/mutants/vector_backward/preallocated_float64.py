@@ -1,4 +1,7 @@
-"""Mutant: fills a Jacobian preallocated with a hard-coded dtype=torch.float64, not x's dtype."""
+"""Mutant: fills a Jacobian preallocated with a hard-coded dtype=torch.float64, not x's dtype.
+
+Only the hidden check jacobian_float32 catches it: the visible checks leave that open.
+"""
 
 import torch
 
