@@ -3,7 +3,8 @@
     python benchmarks/release_agreement.py [--release DIR] [--exercises ID ...] [--show N]
 
 Releases the course to a temporary folder (or uses DIR, an existing release), then grades every
-mutant and trivial answer of solutions/mutants/ twice, on the visible checks only: once with the
+mutant and trivial answer of solutions/mutants/ (and the keys and variants, which must keep every
+visible point on both sides) twice, on the visible checks only: once with the
 teacher's grader (hypothesis with the config's public seed, shrinking, fresh draws to confirm a
 named mistake) and once with the release's grader, run in the release (its recorded examples,
 no reference code). For each answer it compares:
@@ -82,7 +83,7 @@ _EXAMPLE = [
     (re.compile(r"fn\(x, y\) = .*?(?=\. |\.$|; |$)"), "fn(x, y) = F"),  # its recipe
     (re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`"), "Q"),
     (re.compile(r"\b[A-Za-z_]\w*(?:\.\w+)+"), "P"),  # which parameter: model.0.weight.grad
-    (re.compile(r"(?:N|None|nan|inf)(?: (?:of|and|or|,) N)*"), "N"),
+    (re.compile(r"(?:N|None|nan|inf)(?:(?: of| and| or|,) N)*"), "N"),
 ]
 
 
@@ -95,10 +96,15 @@ def template(message: str | None, strict: bool = False) -> str:
 
 
 def _plan(exercises: list[str]) -> dict:
+    """Every mutant (exercise/name) and every correct answer (exercise/+name: the key and the
+    variants, which must keep every visible point in both)."""
     plan = {}
     for exercise_id in exercises:
         for path in sorted((SOLUTIONS / "mutants" / exercise_id).glob("*.py")):
             plan[f"{exercise_id}/{path.stem}"] = (exercise_id, str(path))
+        plan[f"{exercise_id}/+key"] = (exercise_id, str(SOLUTIONS / f"{exercise_id}.py"))
+        for path in sorted((SOLUTIONS / "variants" / exercise_id).glob("*.py")):
+            plan[f"{exercise_id}/+{path.stem}"] = (exercise_id, str(path))
     return plan
 
 
@@ -160,7 +166,13 @@ def main() -> int:
             shutil.rmtree(scratch, ignore_errors=True)
         if args.save:
             args.save.write_text(json.dumps([teacher, released]))
-    rows = compare(teacher, released)
+    correct = [k for k in teacher if k.split("/")[1].startswith("+")]
+    full = [k for k in correct if not any(c["status"] != "passed" for side in (teacher, released)
+                                          for c in side[k]["checks"])]
+    rows = compare({k: v for k, v in teacher.items() if k not in correct}, released)
+    print(f"correct answers (keys and variants) with every visible point in both: "
+          f"{len(full)}/{len(correct)}" + "".join(f"\n  not: {k}" for k in correct
+                                                  if k not in full))
     print(f"{'exercise':22} {'answers':>7} {'score':>7} {'checks':>7} {'cause':>9} "
           f"{'strict':>9}")
     totals = [0, 0, 0, 0, 0, 0]
@@ -189,7 +201,7 @@ def main() -> int:
             shown += 1
             print(f"\n{key} {cid} (scores {r['score'][0]:g} / {r['score'][1]:g}):\n  teacher: "
                   f"{(t_msg or '')[:400]}\n  release: {(r_msg or '')[:400]}")
-    return 0 if score == n and checks == n else 1
+    return 0 if score == n and checks == n and len(full) == len(correct) else 1
 
 
 if __name__ == "__main__":

@@ -381,6 +381,8 @@ def _validate(args, config, lang, exercises, sandbox, console) -> int:
             if not t.ok:
                 console.print(f"[red]MISS[/] {escape(t.file)}: {escape(miss_reason(t, lang))}",
                               soft_wrap=True)
+        for problem in result.mislabeled():
+            console.print(f"[red]MISS[/] {escape(problem)}", soft_wrap=True)
         reasons = {c.id: c.rationale for c in exercise.checks if c.hidden}
         for check_id, caught in result.hidden_catches().items():
             if caught:

@@ -10,6 +10,8 @@ separate from the table the command line prints.
 
 from __future__ import annotations
 
+import ast
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -24,6 +26,8 @@ from .spec import Exercise
 TRIVIAL_SHARE = 0.10
 """The most a trivial answer may score, as a share of the exercise's max_score."""
 TRIVIAL_PREFIX = "trivial_"
+HIDDEN_ONLY = re.compile(r"Only the hidden check (\w+) catches it")
+"""What a mutant's docstring says when only that hidden check catches it."""
 
 
 @dataclass
@@ -32,6 +36,8 @@ class Trial:
     """key, variant, mutant, trivial (a mutant named trivial_*.py) or starter."""
     file: str
     result: ExerciseResult
+    docstring: str | None = None
+    """The file's module docstring (a mutant's says what mistake it makes)."""
 
     @property
     def ok(self) -> bool:
@@ -93,6 +99,25 @@ class Audit:
                     out[c.id].append(t.file)
         return out
 
+    def mislabeled(self) -> list[str]:
+        """Mutants whose docstring's claim "Only the hidden check ID catches it" (HIDDEN_ONLY)
+        is not what grading shows: a claim that does not hold, or a mutant only hidden checks
+        catch that does not say so (tests grade visible checks and skip the ones that say it)."""
+        caught = {f for files in self.hidden_catches().values() for f in files}
+        out = []
+        for t in self.trials:
+            if t.role not in ("mutant", "trivial") or t.result.status == "missing":
+                continue
+            claim = HIDDEN_ONLY.search(t.docstring or "")
+            if claim is None and t.file in caught:
+                out.append(f"{t.file}: only a hidden check catches it; say so in its docstring "
+                           "(\"Only the hidden check ID catches it.\")")
+            elif claim is not None and t.file not in self.hidden_catches().get(
+                    claim.group(1), []):
+                out.append(f"{t.file}: its docstring says only the hidden check "
+                           f"{claim.group(1)} catches it, but grading shows otherwise")
+        return out
+
     def unjustified_hidden(self) -> list[str]:
         """Hidden checks that catch no mutant the visible ones miss and say no rationale."""
         reasons = {c.id: c.rationale for c in self.exercise.checks if c.hidden}
@@ -101,7 +126,8 @@ class Audit:
 
     @property
     def ok(self) -> bool:
-        return all(t.ok for t in self.trials) and self.complete and not self.unjustified_hidden()
+        return (all(t.ok for t in self.trials) and self.complete
+                and not self.unjustified_hidden() and not self.mislabeled())
 
 
 def _grade_file(exercise, file: Path, config, sandbox) -> ExerciseResult:
@@ -129,7 +155,7 @@ def audit(*, exercise: Exercise, solutions: Path, config: Config, sandbox: Sandb
                                     checks=[])
         else:
             result = _grade_file(exercise, path, config, sandbox)
-        trial = Trial(role, _shown(path, solutions), result)
+        trial = Trial(role, _shown(path, solutions), result, _docstring(path))
         out.trials.append(trial)
         if on_trial:
             on_trial(trial)
@@ -159,6 +185,13 @@ def miss_reason(trial: Trial, lang: str) -> str:
             text = c.message.get(lang) if c.message is not None else ""
             reasons.append(f"{c.id} {c.status}" + (f": {text}" if text else ""))
     return "; ".join(" ".join(x.split()) for x in reasons) or f"status {r.status}"
+
+
+def _docstring(path: Path) -> str | None:
+    try:
+        return ast.get_docstring(ast.parse(Path(path).read_text(encoding="utf-8")))
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return None
 
 
 def _shown(path: Path, solutions: Path) -> str:
