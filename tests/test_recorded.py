@@ -148,17 +148,18 @@ def test_judged_from_the_record_alone(exercise_id, mutant, exercises, sandbox, t
 
 
 def test_every_recordable_check_of_the_course_prepares_what_it_judges(exercises):
-    """Kind.prepare gives each example a memo entry (the reference values judge reads)."""
+    """Kind.prepare gives each example a memo entry (the reference values judge reads), plain
+    data (no graph attached). One example per check: the release's self-check and
+    .ci/release-course grade the whole course from its records."""
     for e in exercises.values():
         for check in recorded.recordable(e):
-            drawn = recorded.record(e, check, 2, 1)
-            assert drawn.inputs, (e.id, check.id)
             kind = recorded.KINDS[check.kind]
-            if type(kind).prepare is not Kind.prepare:
-                assert all(m for m in drawn.memo), (e.id, check.id)
-            for m in drawn.memo:
-                for value in m.values():
-                    assert not isinstance(value, torch.Tensor) or value.grad_fn is None
+            (inputs,) = examples.draw(e, check, kind, 1, 1)
+            memo: dict = {}
+            kind.prepare(recorded.Judging(e, check, examples.copied(inputs), memo=memo))
+            assert bool(memo) == (type(kind).prepare is not Kind.prepare), (e.id, check.id)
+            for value in memo.values():
+                assert not isinstance(value, torch.Tensor) or value.grad_fn is None
 
 
 def test_plot_draws_the_recorded_curve_in_a_release(sigmoid, sandbox, tmp_path, monkeypatch):
