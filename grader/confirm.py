@@ -13,7 +13,6 @@ from __future__ import annotations
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hseed
 
-
 from .checks.base import Judging, Verdict
 from .sandbox.client import SandboxError, WorkerLost
 
