@@ -122,6 +122,8 @@ def test_release_holds_the_students_files_and_nothing_of_the_teachers(released, 
     assert 'pip install "torch==2.13.0" --index-url https://download.pytorch.org/whl/cpu' in readme
     assert "python -m grader check custom_sigmoid" in readme and "{{" not in readme
     assert "## Bahasa Indonesia" in readme and "## English" in readme
+    ignored = (released / ".gitignore").read_text().splitlines()
+    assert ".grader-state.json" in ignored and "grader-plots/" in ignored
     workflow = (released / ".github/workflows/grader.yml").read_text()
     assert 'python -m grader check --feedback "$GITHUB_STEP_SUMMARY"' in workflow
 
