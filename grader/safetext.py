@@ -37,6 +37,27 @@ def _replace(match: re.Match) -> str:
     return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
 
 
+FILE_NAME = re.compile(r"^\w[\w.-]{0,99}$")
+"""A submission's name used as it is for a file of its own (OUT/feedback/<name>.md)."""
+_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
+             *(f"lpt{i}" for i in range(10))}
+"""Names Windows refuses for a file, whatever the extension."""
+
+
+def file_name(name: str) -> str:
+    """A file name for one submission's own output: the name itself when it is a plain one
+    (letters, digits, `_`, `.`, `-`; at most 100 characters), else its safe characters, cut to 60,
+    and 12 hex digits of its hash, so that no name (255 bytes, `=HYPERLINK(...)`, a Windows
+    device name) can fail to be written or land on another submission's file."""
+    import hashlib
+
+    if FILE_NAME.match(name) and name.split(".")[0].lower() not in _RESERVED:
+        return name
+    safe = re.sub(r"[^\w.-]", "_", name)[:60].lstrip(".") or "submission"
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"{safe}-{digest}"
+
+
 def clean(text, limit: int = MAX_TEXT) -> str:
     """Printable text: control and escape characters shown as \\xNN, lone surrogates replaced,
     newlines and tabs kept, at most `limit` characters."""

@@ -301,3 +301,24 @@ def test_batch_grades_with_the_grading_seed_and_never_shows_it(tmp_path, monkeyp
         assert "seed from " + source in capsys.readouterr().out
         shown = (out / "feedback" / "ana.md").read_text()
         assert str(seed) not in shown and "the teacher's grading seed" in shown
+
+
+def test_names_no_file_system_or_spreadsheet_can_break(tmp_path, capsys):
+    names = ['=HYPERLINK("http://x","y")', "@SUM(A1)", "a" * 250, "con", "ana"]
+    for name in names:
+        (tmp_path / "class" / name).mkdir(parents=True)
+        (tmp_path / "class" / name / "notes.txt").write_text("nothing handed in\n")
+    config = tmp_path / "config.yaml"
+    config.write_text("language: en\nexamples: 2\n")
+    out = tmp_path / "out"
+    code = cli.main(["--config", str(config), "batch", str(tmp_path / "class"), "--out", str(out),
+                     "--exercises", "manual_gradient"])
+    assert code == 0, capsys.readouterr().out
+    feedback = sorted((out / "feedback").iterdir())
+    assert len(feedback) == len(names) and (out / "feedback" / "ana.md").is_file()
+    titles = {p.read_text().splitlines()[0] for p in feedback}
+    assert any("HYPERLINK" in t for t in titles) and any("a" * 100 in t for t in titles)
+    assert len(list((out / "gradescope").iterdir())) == len(names)
+    with open(out / "grades.csv", newline="") as f:
+        firsts = {r["submission"][0] for r in csv.DictReader(f)}
+    assert not firsts & set("=+-@\t\r")

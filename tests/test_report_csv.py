@@ -29,3 +29,10 @@ def test_names_with_commas_and_quotes_are_quoted():
     text = csvout.text([submission('o"neil, jr', {})], ["ex"])
     row = list(csv.DictReader(io.StringIO(text)))[0]
     assert row["submission"] == 'o"neil, jr'
+
+
+def test_a_name_a_spreadsheet_would_run_is_shown_as_text():
+    names = ["=HYPERLINK(\"http://x\",\"y\")", "+1", "-2", "@SUM(A1)", "\tx", "ana"]
+    text = csvout.text([submission(n, {}) for n in names], [])
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    assert [r[0] for r in rows[1:]] == ["'" + n for n in names[:-1]] + ["ana"]

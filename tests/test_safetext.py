@@ -47,3 +47,19 @@ def test_atomic_write_leaves_the_old_file_on_failure(tmp_path):
     safetext.atomic_write(path, "new \udce9\n")  # a stray surrogate is escaped, not fatal
     assert path.read_text() == "new \\udce9\n"
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
+@pytest.mark.parametrize("plain", ["ana", "budi-2", "sigmoid-citra", "Dewi_Ayu.v2", "Ñoño"])
+def test_a_plain_name_is_its_own_file_name(plain):
+    assert safetext.file_name(plain) == plain
+
+
+@pytest.mark.parametrize("odd", ['=HYPERLINK("http://x","y")', "@SUM(A1)", "a" * 250, "con",
+                                 "Aux.txt", "x/y", "..", "a b", "\udcff"])
+def test_any_other_name_gets_a_safe_unique_file_name(odd, tmp_path):
+    made = safetext.file_name(odd)
+    assert made != odd and len(made.encode()) <= 80
+    assert safetext.FILE_NAME.match(made) and not made.startswith(".")
+    (tmp_path / f"{made}.md").write_text("ok")  # a name the file system takes
+    assert safetext.file_name(odd) == made  # the same every run
+    assert safetext.file_name(odd + "!") != made  # and another name's differs

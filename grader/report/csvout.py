@@ -14,6 +14,16 @@ def _num(x: float) -> str:
     return f"{x:g}"
 
 
+FORMULA = ("=", "+", "-", "@", "\t", "\r")
+"""How a cell a spreadsheet would read as a formula begins."""
+
+
+def cell(text: str) -> str:
+    """Text as a spreadsheet shows it: one that would start a formula (a submission named
+    `=HYPERLINK(...)`) gets a leading apostrophe, as OWASP advises for CSV files."""
+    return "'" + text if text.startswith(FORMULA) else text
+
+
 def text(results: list[SubmissionResult], exercise_ids: list[str]) -> str:
     """Exercise columns in the given order; an exercise a result lacks is an empty cell."""
     buf = io.StringIO()
@@ -21,7 +31,7 @@ def text(results: list[SubmissionResult], exercise_ids: list[str]) -> str:
     out.writerow(["submission", *exercise_ids, "total", "max_score"])
     for r in results:
         scores = {e.id: _num(e.score) for e in r.exercises}
-        out.writerow([r.submission, *(scores.get(i, "") for i in exercise_ids),
+        out.writerow([cell(r.submission), *(scores.get(i, "") for i in exercise_ids),
                       _num(r.score), _num(r.max_score)])
     return buf.getvalue()
 

@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 from ..results import CheckResult, ExerciseResult, SubmissionResult, shown_environment
-from ..safetext import atomic_write
+from ..safetext import atomic_write, file_name
 from .statuswords import ICON, STATUS
 
 FOLDER = "feedback"
@@ -124,13 +124,14 @@ def text(r: SubmissionResult, lang: str) -> str:
 
 
 def write(out: Path, results: list[SubmissionResult], lang: str) -> None:
-    """OUT/feedback/<submission>.md for every submission; rewrites the folder, so that no file
-    of an earlier run stays behind."""
+    """OUT/feedback/<submission>.md for every submission (a name that is no plain file name gets
+    a safe one, safetext.file_name; the file's title says whose it is); rewrites the folder, so
+    that no file of an earlier run stays behind."""
     folder = Path(out) / FOLDER
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     for r in results:
-        atomic_write(folder / f"{r.submission}.md", text(r, lang))
+        atomic_write(folder / f"{file_name(r.submission)}.md", text(r, lang))
 
 
 def write_one(path: Path, r: SubmissionResult, lang: str) -> None:

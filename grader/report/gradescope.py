@@ -12,7 +12,7 @@ import json
 import shutil
 from pathlib import Path
 
-from ..safetext import atomic_write
+from ..safetext import atomic_write, file_name
 from ..results import CheckResult, ExerciseResult, SubmissionResult, shown_environment
 
 FOLDER = "gradescope"
@@ -56,7 +56,7 @@ def write(out: Path, results: list[SubmissionResult], lang: str) -> None:
     folder = Path(out) / FOLDER
     shutil.rmtree(folder, ignore_errors=True)
     for r in results:
-        target = folder / r.submission
+        target = folder / file_name(r.submission)
         target.mkdir(parents=True, exist_ok=True)
         atomic_write(target / "results.json",
                      json.dumps(submission_dict(r, lang), indent=2, ensure_ascii=True) + "\n")
