@@ -73,9 +73,13 @@ MARKERS = ("97531", "97532", "86421", "86422")
 """In the command lines of the processes the cases start: none may outlive its exercise."""
 
 
+ABSTRACT = f"\0hostile-abstract-86420-{os.getpid()}"
+"""The abstract socket Listeners binds: this run's own (a suite running beside it has another)."""
+
+
 def source(case: str, port: int = 0, unix: str = "") -> str:
     text = (HOSTILE / f"{case}.py").read_text().replace("PORT", str(port))
-    text = text.replace("UNIXPATH", unix)
+    text = text.replace("UNIXPATH", unix).replace("ABSTRACTNAME", ABSTRACT[1:])
     return KEY + "\n\n" + text if case.startswith(("key_", "alias_")) else text
 
 
@@ -101,7 +105,7 @@ class Listeners:
         self.unix.bind(self.path)
         self.unix.listen(1)
         self.abstract = socket.socket(socket.AF_UNIX)
-        self.abstract.bind("\0hostile-abstract-86420")
+        self.abstract.bind(ABSTRACT)
         self.abstract.listen(1)
 
     def assert_untouched(self):
