@@ -203,6 +203,8 @@ def _run(args, console, sandbox) -> int:
         show_hint(_select(exercises, [args.id])[0], lang, console,
                   args.exercises_dir.parent, all_seen=args.all, reset=args.reset)
         return 0
+    if args.command in TEACHERS:
+        _teachers_copy(exercises, args.command)
     if args.command == "validate":
         return _validate(args, config, lang, exercises, sandbox, console)
     if args.command == "batch":
@@ -212,6 +214,21 @@ def _run(args, console, sandbox) -> int:
     if args.command == "gradescope":
         return _gradescope(args, exercises, console)
     return USAGE
+
+
+TEACHERS = ("validate", "batch", "release", "gradescope")
+"""Commands that need the teacher's specs: their references, hidden checks and grading seed."""
+
+
+def _teachers_copy(exercises, command: str) -> None:
+    """Refuse a teacher's command in a students' release, whose specs grade from recorded
+    examples (no reference code, no hidden check): it would grade on what students saw."""
+    copied = [e for e in exercises if e.recorded is not None]
+    if copied:
+        raise GraderError(f"{command} needs the teacher's repository: "
+                          f"exercises/{copied[0].id}/exercise.yaml is a students' copy (it grades "
+                          "from recorded examples, without reference code or hidden checks). Run "
+                          f"`python -m grader {command}` in the course's own repository")
 
 
 def _bug(err) -> int:

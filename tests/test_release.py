@@ -179,6 +179,17 @@ def test_a_damaged_record_is_told_by_name_not_as_a_traceback(released, tmp_path)
         in text
 
 
+@pytest.mark.parametrize("command", [["release", "OUT"], ["batch", "CLASS", "--out", "OUT"],
+                                     ["gradescope", "OUT.zip"], ["validate"]])
+def test_the_teachers_commands_refuse_a_students_copy(released, tmp_path, command):
+    (tmp_path / "CLASS" / "ana").mkdir(parents=True)
+    args = [str(tmp_path / a) if a.isupper() or a.endswith(".zip") else a for a in command]
+    proc = grader(*args, cwd=released)
+    text = " ".join(output(proc).split())
+    assert proc.returncode == 2 and "Traceback" not in text, text
+    assert f"{command[0]} needs the teacher's repository" in text and "students' copy" in text
+
+
 def test_starters_score_zero_in_the_release(released, tmp_path):
     proc = grader("check", "--json", tmp_path / "r.json", "--feedback", tmp_path / "f.md",
                   cwd=released)
