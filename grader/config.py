@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -113,8 +114,6 @@ GRADING_SEED_ENV = "GRADER_GRADING_SEED"
 def grading_seed(config: Config) -> tuple[int, str]:
     """(the seed a class is graded with, where it comes from): $GRADER_GRADING_SEED (a CI
     secret), else the config's grading_seed, else the public seed, which students have seen."""
-    import os
-
     text = os.environ.get(GRADING_SEED_ENV, "").strip()
     if text:
         try:

@@ -457,7 +457,7 @@ def run_recorded(session: Session, exercise: Exercise, check: Check, config: Con
     where the next failing ones (up to confirm.FRESH) confirm it."""
     kind = KINDS[check.kind]
     try:
-        drawn = recorded.load(exercise)[1][check.id]
+        drawn = recorded.load(exercise).checks[check.id]
     except GraderError as exc:
         return _row(check, _grader_error(exc))
     copies = [drawn.example(i) for i in range(len(drawn.inputs))]

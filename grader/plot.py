@@ -110,7 +110,7 @@ def grid(check: Check) -> tuple[str, torch.Tensor]:
 def reference_curve(exercise: Exercise, check: Check) -> torch.Tensor | None:
     """The reference at the grid's points: from the spec, or as a release recorded it."""
     if exercise.recorded is not None:
-        return recorded.load_curves(exercise).get(check.id)
+        return recorded.load(exercise).curves.get(check.id)
     _, points = grid(check)
     return refs.expected(check.expect, exercise.references, {check.args[0].name: points})
 

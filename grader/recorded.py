@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import fields, is_dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import torch
 from hypothesis import HealthCheck, Phase, find, settings
@@ -64,7 +65,7 @@ def _tensors(value):
 
 def size(inputs: dict) -> tuple:
     """How big an example reads: its elements, then how far its values are from zero."""
-    tensors = [t for t in _tensors(inputs) if t.is_floating_point() or not t.is_complex()]
+    tensors = [t for t in _tensors(inputs) if not t.is_complex()]
     numel = sum(t.numel() for t in tensors)
     magnitude = sum(float(torch.nan_to_num(t.detach().double().abs(), 1e300, 1e300).sum())
                     for t in tensors if t.numel())
@@ -74,7 +75,7 @@ def size(inputs: dict) -> tuple:
 
 def _negative(inputs: dict) -> bool:
     return any(t.numel() and bool((t.detach() < 0).any()) for t in _tensors(inputs)
-               if not t.dtype == torch.bool)
+               if t.dtype != torch.bool)
 
 
 def _several(inputs: dict) -> bool:
@@ -136,11 +137,22 @@ def write(path: Path, exercise: Exercise, records: dict[str, examples.Drawn], se
     safepickle.loads(Path(path).read_bytes(), ALLOWED)  # what the students' grader will read
 
 
-_LOADED: dict[tuple, tuple[int, dict]] = {}
+class Record(NamedTuple):
+    """One exercise's recorded data, as load() reads it."""
+
+    seed: int
+    """The seed its examples were drawn with."""
+    checks: dict
+    """Each recorded check's examples (examples.Drawn) by check id."""
+    curves: dict
+    """The reference curves `check --plot` draws, by check id (see write)."""
 
 
-def load(exercise: Exercise) -> tuple[int, dict[str, examples.Drawn]]:
-    """(the seed it was drawn with, each recorded check's examples by check id)."""
+_LOADED: dict[tuple, Record] = {}
+
+
+def load(exercise: Exercise) -> Record:
+    """The exercise's record (read once per file version, then kept)."""
     path = exercise.recorded
     try:
         stat = path.stat()
@@ -171,16 +183,5 @@ def load(exercise: Exercise) -> tuple[int, dict[str, examples.Drawn]]:
         raise GraderError(f"{path}: no recorded examples for check(s) {', '.join(missing)} of "
                           f"exercises/{exercise.id}/exercise.yaml; get the exercise's folder "
                           "again from your course's repository")
-    _LOADED[key] = (int(data.get("seed", 0)), checks)
-    _CURVES[key] = curves
+    _LOADED[key] = Record(int(data.get("seed", 0)), checks, curves)
     return _LOADED[key]
-
-
-_CURVES: dict[tuple, dict] = {}
-
-
-def load_curves(exercise: Exercise) -> dict:
-    """The reference curves `check --plot` draws, by check id (see write)."""
-    load(exercise)
-    stat = exercise.recorded.stat()
-    return _CURVES.get((str(exercise.recorded), stat.st_mtime_ns, stat.st_size), {})

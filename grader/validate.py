@@ -103,7 +103,8 @@ class Audit:
         """Mutants whose docstring's claim "Only the hidden check ID catches it" (HIDDEN_ONLY)
         is not what grading shows: a claim that does not hold, or a mutant only hidden checks
         catch that does not say so (tests grade visible checks and skip the ones that say it)."""
-        caught = {f for files in self.hidden_catches().values() for f in files}
+        catches = self.hidden_catches()
+        caught = {f for files in catches.values() for f in files}
         out = []
         for t in self.trials:
             if t.role not in ("mutant", "trivial") or t.result.status == "missing":
@@ -112,8 +113,7 @@ class Audit:
             if claim is None and t.file in caught:
                 out.append(f"{t.file}: only a hidden check catches it; say so in its docstring "
                            "(\"Only the hidden check ID catches it.\")")
-            elif claim is not None and t.file not in self.hidden_catches().get(
-                    claim.group(1), []):
+            elif claim is not None and t.file not in catches.get(claim.group(1), []):
                 out.append(f"{t.file}: its docstring says only the hidden check "
                            f"{claim.group(1)} catches it, but grading shows otherwise")
         return out

@@ -29,7 +29,7 @@ def released_exercise(folder, exercise, config=CONFIG):
     (target / "exercise.yaml").write_text(text, encoding="utf-8")
     release.write_records(exercises=[exercise], dest=folder, config=config)
     public = spec_mod.load(target / "exercise.yaml")
-    return public, recorded.load(public)[1]
+    return public, recorded.load(public).checks
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +49,7 @@ def test_the_public_spec_holds_no_reference_and_names_its_record(sigmoid, exerci
 def test_a_record_reads_back_as_written_and_is_drawn_again_the_same(sigmoid, exercises):
     public, loaded = sigmoid
     e = exercises["custom_sigmoid"]
-    assert recorded.load(public)[0] == CONFIG.seed
+    assert recorded.load(public).seed == CONFIG.seed
     assert set(loaded) == {c.id for c in recorded.recordable(e)}
     for check in recorded.recordable(e):
         count = check.examples or CONFIG.examples
@@ -166,7 +166,7 @@ def test_plot_draws_the_recorded_curve_in_a_release(sigmoid, sandbox, tmp_path, 
     if not plot.available():
         pytest.skip("matplotlib is not installed")
     public, _ = sigmoid
-    assert set(recorded.load_curves(public)) == {c.id for c in public.checks
+    assert set(recorded.load(public).curves) == {c.id for c in public.checks
                                                  if plot.plottable(c)} != set()
     monkeypatch.setattr(refs, "expected", None)  # nothing to evaluate in a release
     sub = tmp_path / "sub"
