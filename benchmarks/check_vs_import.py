@@ -59,13 +59,13 @@ WATCH = """
 import json, statistics, sys, time
 from pathlib import Path
 import torch
-from grader import config as config_mod, spec as spec_mod
+from grader import config as config_mod, specfile
 from grader.grading import grade
 from grader.sandbox.client import Sandbox
 root = Path.cwd()
 ids = sys.argv[1:]
 config = config_mod.load_or_default(None)
-exercises = spec_mod.discover(root / "exercises", root=root)
+exercises = specfile.discover(root / "exercises", root=root)
 chosen = [e for e in exercises if not ids or e.id in ids]
 sandbox = Sandbox().start()
 try:

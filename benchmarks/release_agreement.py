@@ -40,13 +40,13 @@ DRIVER = r'''
 import json, os, shutil, sys, tempfile
 sys.path.insert(0, os.getcwd())
 from pathlib import Path
-from grader import config as config_mod, spec as spec_mod
+from grader import config as config_mod, specfile
 from grader.grading import grade_exercise
 from grader.sandbox.client import Sandbox
 
 plan = json.loads(Path(sys.argv[1]).read_text())
 config = config_mod.load_or_default(Path("config.yaml") if Path("config.yaml").is_file() else None)
-exercises = {e.id: e for e in spec_mod.discover(Path("exercises"), root=Path.cwd())}
+exercises = {e.id: e for e in specfile.discover(Path("exercises"), root=Path.cwd())}
 sandbox = Sandbox()
 sandbox.start()
 out = {}

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from . import __version__, config as config_mod, spec as spec_mod
+from . import __version__, config as config_mod, specfile
 from .errors import GraderError, bug_report
 from .report import jsonout, terminal
 
@@ -188,7 +188,7 @@ def _run(args, console, sandbox) -> int:
     if args.command == "merge":  # reads results only: a merge job need not install torch
         return _merge(args, config, console)
     lang = getattr(args, "lang", None) or config.language
-    exercises = spec_mod.discover(args.exercises_dir, root=ROOT)
+    exercises = specfile.discover(args.exercises_dir, root=ROOT)
     if args.command is None:
         return _course(args, config, lang, exercises, sandbox, console)
     if args.command == "check":

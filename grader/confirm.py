@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hseed
 
 from .checks.base import Judging, Verdict
+from .judge import pre_judge
 from .sandbox.client import SandboxError, WorkerLost
 
 FRESH = 4
@@ -25,8 +26,6 @@ def confirmed(*, session, exercise, check, kind, verdict: Verdict, shrunk: dict,
     """The shrunk example's verdict, judged again with only the confirmed mistakes named."""
     if type(kind).candidates is type(kind).__mro__[-2].candidates:  # base Kind: names nothing
         return verdict
-    from .grading import pre_judge
-
     examples = [shrunk] + ([first] if first is not None and first is not shrunk else [])
     examples += fresh(exercise, check, kind, seed)
     names = None
@@ -72,8 +71,6 @@ def recorded(*, exercise, check, kind, verdict: Verdict, first: tuple, others: l
     already judged; a mistake is named only if the answer matched it on every one of them."""
     if type(kind).candidates is type(kind).__mro__[-2].candidates:
         return verdict
-    from .grading import pre_judge
-
     names = None
     for inputs, memo, reply, values in [first] + list(others):
         if pre_judge(check, reply) is not None:

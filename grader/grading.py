@@ -19,14 +19,15 @@ from hypothesis.errors import Flaky
 from . import (__version__, confirm, examples, notebook, recorded, safetext, strategies,
                submission, verdicts)
 from .checks import KINDS
-from .checks.base import Judging, NotRecorded, Verdict
+from .checks.base import NotRecorded, Verdict
 from .config import Config
 from .errors import GraderError
-from .messages import both, forbidden, missing_file, overloaded, raised, tampered, undecodable
+from .messages import both, missing_file, overloaded, raised, tampered, undecodable
 from .refs import SpecBug
 from .results import CheckResult, ExerciseResult, SubmissionResult
 from .sandbox import starvation
 from .sandbox.client import Sandbox, SandboxError, WorkerLost
+from .judge import judged
 from .session import ImportFailure, Session
 from .spec import Check, Exercise, Text
 from .textform import counterexample
@@ -333,46 +334,6 @@ def _row(check: Check, verdict: Verdict | None, counter: str | None = None,
                        counterexample=counter, hint=verdict.hint or check.hint,
                        traceback=verdict.traceback, hidden=check.hidden, bonus=check.bonus,
                        cause=verdict.cause, output=output[0] or None, output_cut=output[1])
-
-
-def pre_judge(check: Check, reply: dict) -> Verdict | None:
-    """Verdicts every kind shares: forbidden calls, exceptions, tampering."""
-    fn = check.function
-    if reply.get("ok") is not True:
-        if reply.get("forbidden"):
-            return Verdict("failed", forbidden(str(reply["forbidden"]), fn),
-                           cause=f"forbidden:{str(reply['forbidden'])[:200]}:{fn}")
-        error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
-        from .session import _error_dict
-
-        error = _error_dict(error)
-        return Verdict("error", raised(error, fn, str(reply.get("phase"))), error["traceback"],
-                       cause=f"raised:{error['type']}:{fn}")
-    if reply.get("tampered"):
-        return Verdict("failed", tampered([str(n) for n in reply["tampered"]][:10]))
-    return None
-
-
-def judged(exercise: Exercise, check: Check, kind, inputs: dict, reply: dict, values: dict,
-           memo: dict | None = None, recorded: bool = False) -> Verdict | None:
-    """The verdict on one example's reply: None when it passes. recorded: memo is all there is
-    (a students' release)."""
-    verdict = pre_judge(check, reply)
-    if verdict is not None:
-        return kind.frame(Judging(exercise, check, inputs, memo=memo, recorded=recorded),
-                          verdict)
-    try:
-        return kind.judge(Judging(exercise, check, inputs, memo=memo, recorded=recorded), reply,
-                          values)
-    except (SpecBug, NotRecorded):
-        raise
-    except (TypeError, KeyError, IndexError, AttributeError, ValueError) as exc:
-        # Well-behaved workers always send the probe's fields: a reply this kind cannot
-        # read came from code that tampered with the worker.
-        return Verdict("error", both(
-            "Data dari proses pekerja tidak dapat dibaca ({e}); apakah kodenya mengubah "
-            "grader atau torch?", "The worker's data cannot be read ({e}); does the code "
-            "tamper with the grader or torch?", e=f"{type(exc).__name__}: {exc}"[:200]))
 
 
 def replayed(session: Session, exercise: Exercise, check: Check, kind, drawn) -> int:

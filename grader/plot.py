@@ -17,7 +17,8 @@ from . import notebook, recorded, refs, submission
 from .checks import KINDS
 from .checks.base import Judging
 from .errors import GraderError
-from .grading import hidden_paths, pre_judge
+from .grading import hidden_paths
+from .judge import pre_judge
 from .results import SubmissionResult
 from .sandbox.client import SandboxError, WorkerLost
 from .session import ImportFailure, Session

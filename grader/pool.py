@@ -53,12 +53,12 @@ def serve(conn, setup: Setup) -> None:
     # Ctrl-C goes to the whole process group; the parent decides what stops.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Imported here, in the grading process: the parent of a pool need not pay for torch.
-    from . import examples, spec
+    from . import examples, specfile
     from .grading import grade
     from .sandbox.client import Sandbox
 
     examples.memory_only()  # grades read no file a worker could have written
-    exercises = [spec.load(p, setup.root) for p in setup.spec_paths]
+    exercises = [specfile.load(p, setup.root) for p in setup.spec_paths]
     with Sandbox().start() as sandbox:
         while True:
             try:

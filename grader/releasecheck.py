@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import config as config_mod, leaks, spec as spec_mod
+from . import config as config_mod, leaks, specfile
 from .errors import GraderError, SpecError
 from .spec import Exercise
 
@@ -45,7 +45,7 @@ def verify(*, folder: Path, root: Path, exercises: list[Exercise], python: str |
 
 def check_specs(folder: Path, exercises: list[Exercise]) -> None:
     try:
-        loaded = spec_mod.discover(folder / "exercises", root=folder)
+        loaded = specfile.discover(folder / "exercises", root=folder)
     except SpecError as exc:
         raise GraderError(f"release: a spec of the release does not load: {exc}") from None
     got, want = [e.id for e in loaded], [e.id for e in exercises]

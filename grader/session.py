@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from . import safetext, wire
 from .config import Config
 from .sandbox.client import Limits, Sandbox, Worker, WorkerLost
+from .judge import error_dict
 from .spec import Check, Exercise
 
 
@@ -107,7 +108,7 @@ class Session:
             raise ImportFailure(lost.kind, exit_code=lost.exit_code, signal=lost.signal) from None
         if "import_error" in header:
             worker.close(grace=0.0)
-            raise ImportFailure("error", error=_error_dict(header["import_error"]))
+            raise ImportFailure("error", error=error_dict(header["import_error"]))
         if header.get("tampered"):
             worker.close(grace=0.0)
             raise ImportFailure("tampered", error={"names": [str(n) for n in header["tampered"]]})
@@ -320,11 +321,3 @@ def _window_bytes(worker: Worker) -> int:
     except OSError:
         return 0
     return min(WINDOW_BYTES, buffered // 2)
-
-
-def _error_dict(raw) -> dict:
-    raw = raw if isinstance(raw, dict) else {}
-    tb = raw.get("traceback") if isinstance(raw.get("traceback"), list) else []
-    return {"type": str(raw.get("type", "Exception"))[:100],
-            "message": str(raw.get("message", ""))[:2000],
-            "traceback": [str(line)[:300] for line in tb[:40]]}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import spec as spec_mod
+from grader import specfile
 from grader.config import Config
 from grader.grading import grade
 from grader.sandbox.client import Sandbox
@@ -41,7 +41,7 @@ def sandbox():
 
 @pytest.fixture(scope="session")
 def exercises():
-    return {e.id: e for e in spec_mod.discover(EXERCISES, root=ROOT)}
+    return {e.id: e for e in specfile.discover(EXERCISES, root=ROOT)}
 
 
 @pytest.fixture(scope="session")

@@ -234,13 +234,13 @@ def test_cli_hidden_checks_and_a_regrade(tmp_path, sandbox, capsys):
     config = tmp_path / "config.yaml"
     config.write_text(CONFIG_YAML)
 
-    from grader import spec as spec_mod
+    from grader import specfile
 
-    (exercise,) = spec_mod.discover(exdir, root=ROOT)
+    (exercise,) = specfile.discover(exdir, root=ROOT)
     student = grade(submission_dir=klass / "mutant", exercises=[exercise], config=CONFIG,
                     sandbox=sandbox)
     assert student.exercises[0].hidden_checks == 1 + sum(
-        c.hidden for c in spec_mod.load(EXERCISES / "manual_gradient" / "exercise.yaml").checks)
+        c.hidden for c in specfile.load(EXERCISES / "manual_gradient" / "exercise.yaml").checks)
     assert "df_hidden" not in [c.id for c in student.exercises[0].checks]
     full = grade(submission_dir=klass / "mutant", exercises=[exercise], config=CONFIG,
                  sandbox=sandbox, include_hidden=True)

@@ -7,7 +7,7 @@ import torch
 
 import sigmoids
 from conftest import EXERCISES, find_check
-from grader import spec
+from grader import specfile
 from grader.checks.gradcheck import analytical, numerical, perturbed
 from grader.errors import SpecError
 from grader.wire import TensorFacts
@@ -19,7 +19,7 @@ XG = dict(X, g=torch.tensor([1.5, -2.0, 0.25, 1.0], dtype=torch.float64))
 
 @pytest.fixture(scope="module")
 def ex():
-    return spec.load(EXERCISES / "custom_sigmoid" / "exercise.yaml")
+    return specfile.load(EXERCISES / "custom_sigmoid" / "exercise.yaml")
 
 
 def test_perturbed_points_move_one_element_each_way():
@@ -122,7 +122,7 @@ def test_spec_errors_name_the_key(tmp_path, kind, old, new, key, message):
     folder.mkdir()
     (folder / "exercise.yaml").write_text(text)
     with pytest.raises(SpecError) as err:
-        spec.load(folder / "exercise.yaml", root=tmp_path)
+        specfile.load(folder / "exercise.yaml", root=tmp_path)
     assert (err.value.key, err.value.file) == (key, "tiny/exercise.yaml")
     assert message in err.value.message
 

@@ -7,7 +7,7 @@ import torch
 
 import sigmoids
 from conftest import EXERCISES, find_check
-from grader import spec
+from grader import specfile
 from grader.errors import SpecError
 from inprocess import judge, probe
 
@@ -18,7 +18,7 @@ INPUTS = {"x": X.T, "g": torch.tensor([[2.0, -1.0], [0.5, 3.0], [-2.0, 1.5]],
 
 @pytest.fixture(scope="module")
 def ex():
-    return spec.load(EXERCISES / "custom_sigmoid" / "exercise.yaml")
+    return specfile.load(EXERCISES / "custom_sigmoid" / "exercise.yaml")
 
 
 def test_request_sends_the_upstream_to_backward_not_to_the_function(ex):
@@ -101,5 +101,5 @@ def test_spec_errors_name_the_key(tmp_path, expect, message):
     folder.mkdir()
     (folder / "exercise.yaml").write_text(SPEC.replace("EXPECT", expect))
     with pytest.raises(SpecError) as err:
-        spec.load(folder / "exercise.yaml", root=tmp_path)
+        specfile.load(folder / "exercise.yaml", root=tmp_path)
     assert err.value.key == "checks[0].expect" and message in err.value.message

@@ -7,7 +7,7 @@ import torch
 from hypothesis import given, settings
 
 from conftest import EXERCISES, find_check
-from grader import recipes, spec
+from grader import recipes, specfile
 from grader.teacher.anomaly import first_nan_node
 from grader.checks import KINDS
 from grader.checks.base import Judging
@@ -15,7 +15,7 @@ from grader.checks.nan_source import BREAKERS, recipe_inputs
 from grader.errors import SpecError
 from inprocess import probe
 
-EXERCISE = spec.load(EXERCISES / "nan_debugging" / "exercise.yaml")
+EXERCISE = specfile.load(EXERCISES / "nan_debugging" / "exercise.yaml")
 POISONED = find_check(EXERCISE, "find_nan_source_poisoned")
 RESTORES = find_check(EXERCISE, "find_nan_source_restores")
 
@@ -170,7 +170,7 @@ def _spec_with(tmp_path, old, new):
     folder = tmp_path / "nan_debugging"
     folder.mkdir()
     (folder / "exercise.yaml").write_text(text.replace(old, new, 1))
-    return spec.load(folder / "exercise.yaml", root=tmp_path)
+    return specfile.load(folder / "exercise.yaml", root=tmp_path)
 
 
 def test_unknown_recipe_family_is_a_spec_error(tmp_path):

@@ -10,13 +10,13 @@ import torch
 from torch.func import functional_call
 
 from conftest import EXERCISES, SOLUTIONS
-from grader import critics, spec
+from grader import critics, specfile
 from grader.checks.penalty_data import DrawnCritic, dead_samples
 from grader.teacher.penalty import reference
 from grader.errors import SpecError
 from inprocess import judge, probe
 
-EXERCISE = spec.load(EXERCISES / "gradient_penalty" / "exercise.yaml")
+EXERCISE = specfile.load(EXERCISES / "gradient_penalty" / "exercise.yaml")
 CHECKS = {c.id: c for c in EXERCISE.checks}
 F64 = torch.float64
 
@@ -277,7 +277,7 @@ def test_spec_errors_name_the_place(tmp_path, old, new, words):
     folder.mkdir()
     (folder / "exercise.yaml").write_text(GOOD.replace(old, new, 1))
     with pytest.raises(SpecError) as err:
-        spec.load(folder / "exercise.yaml", root=tmp_path)
+        specfile.load(folder / "exercise.yaml", root=tmp_path)
     assert words in err.value.message
     assert err.value.file == "gradient_penalty/exercise.yaml" and err.value.line
     assert err.value.key.startswith("checks[")

@@ -7,12 +7,12 @@ import torch
 from hypothesis import find, given, settings
 
 from conftest import EXERCISES
-from grader import spec
+from grader import specfile
 from grader.errors import SpecError
 from grader.checks.rowwise import with_rows
 from inprocess import judge
 
-EXERCISE = spec.load(EXERCISES / "nan_debugging" / "exercise.yaml")
+EXERCISE = specfile.load(EXERCISES / "nan_debugging" / "exercise.yaml")
 CHECKS = {c.id: c for c in EXERCISE.checks}
 NORM_GRAD = CHECKS["safe_norm_grad"]
 LSM_LARGE = CHECKS["log_softmax_large"]
@@ -150,7 +150,7 @@ def _load(tmp_path, old, new):
     folder = tmp_path / "nan_debugging"
     folder.mkdir()
     (folder / "exercise.yaml").write_text(TEXT.replace(old, new, 1))
-    return spec.load(folder / "exercise.yaml", root=tmp_path)
+    return specfile.load(folder / "exercise.yaml", root=tmp_path)
 
 
 @pytest.mark.parametrize("old, new, key, words", [

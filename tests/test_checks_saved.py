@@ -7,7 +7,7 @@ import torch
 
 import sigmoids
 from conftest import EXERCISES
-from grader import spec
+from grader import specfile
 from inprocess import judge
 
 INPUTS = {"x": torch.tensor([-1.0, 2.0], dtype=torch.float64)}
@@ -15,7 +15,7 @@ INPUTS = {"x": torch.tensor([-1.0, 2.0], dtype=torch.float64)}
 
 @pytest.fixture(scope="module")
 def saved():
-    ex = spec.load(EXERCISES / "custom_sigmoid" / "exercise.yaml")
+    ex = specfile.load(EXERCISES / "custom_sigmoid" / "exercise.yaml")
     return ex, next(c for c in ex.checks if c.kind == "saved_tensors")
 
 

@@ -8,13 +8,13 @@ import pytest
 import torch
 
 from conftest import EXERCISES, ROOT, find_check
-from grader import spec
+from grader import spec, specfile
 from grader.errors import SpecError
 from grader.refs import SpecBug
 from inprocess import judge, probe
 
-SGD = spec.load(EXERCISES / "manual_sgd" / "exercise.yaml")
-FN = spec.load(EXERCISES / "multi_input_function" / "exercise.yaml")
+SGD = specfile.load(EXERCISES / "manual_sgd" / "exercise.yaml")
+FN = specfile.load(EXERCISES / "multi_input_function" / "exercise.yaml")
 
 
 def sgd_inputs(pick=0.9):
@@ -127,7 +127,7 @@ def write_spec(tmp_path, check_yaml: str) -> spec.Exercise:
         instructions: {id: t, en: t}
         checks:
         """) + textwrap.indent(textwrap.dedent(check_yaml), "  "))
-    return spec.load(folder / "exercise.yaml", root=tmp_path)
+    return specfile.load(folder / "exercise.yaml", root=tmp_path)
 
 
 EXCEPTION_CHECK = """\

@@ -6,11 +6,11 @@ import pytest
 import torch
 
 from conftest import EXERCISES
-from grader import spec, training
+from grader import specfile, training
 from grader.errors import SpecError
 from inprocess import judge, probe
 
-EXERCISE = spec.load(EXERCISES / "nan_debugging" / "exercise.yaml")
+EXERCISE = specfile.load(EXERCISES / "nan_debugging" / "exercise.yaml")
 CHECK = next(c for c in EXERCISE.checks if c.kind == "training_run")
 
 
@@ -96,7 +96,7 @@ def test_bad_setup_in_a_spec_names_the_key(tmp_path):
     folder.mkdir()
     (folder / "exercise.yaml").write_text(text.replace(old, "setup: {steps: 5, sead: 0}"))
     with pytest.raises(SpecError) as err:
-        spec.load(folder / "exercise.yaml", root=tmp_path)
+        specfile.load(folder / "exercise.yaml", root=tmp_path)
     assert err.value.key.endswith(".setup") and "sead" in err.value.message
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from conftest import EXERCISES, ROOT, SOLUTIONS
-from grader import spec
+from grader import specfile
 
 TOPICS = ("requires_grad grad_fn is_leaf parameter freezing inplace no_grad detach "
           "grad_accumulation zero_grad retain_graph higher_order vector_backward loss "
           "grad_clipping custom_function anomaly_detection manual_gradient nan_debugging "
           "gradient_penalty").split()
-LOADED = spec.discover(EXERCISES, root=ROOT)
+LOADED = specfile.discover(EXERCISES, root=ROOT)
 
 
 def test_every_topic_is_taught_by_some_exercise():

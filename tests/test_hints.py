@@ -8,7 +8,7 @@ import json
 import pytest
 
 from conftest import EXERCISES
-from grader import spec
+from grader import specfile
 from grader.errors import SpecError
 from grader.hints import STATE_FILE, Progress
 from grader.results import ExerciseResult, SubmissionResult
@@ -22,7 +22,7 @@ def load(tmp_path, text):
     folder = tmp_path / "manual_gradient"
     folder.mkdir(exist_ok=True)
     (folder / "exercise.yaml").write_text(text)
-    return spec.load(folder / "exercise.yaml", root=tmp_path)
+    return specfile.load(folder / "exercise.yaml", root=tmp_path)
 
 
 def with_second_hint_locked(tmp_path, after=2):

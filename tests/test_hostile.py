@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SOLUTIONS, by_id
-from grader import spec as spec_mod
+from grader import specfile
 from grader.config import Config
 from grader.grading import grade
 
@@ -196,7 +196,7 @@ def twin_exercises(tmp_path_factory):
         text = (ROOT / "exercises/manual_gradient/exercise.yaml").read_text()
         (root / name / "exercise.yaml").write_text(text.replace("id: manual_gradient",
                                                                 f"id: {name}"))
-    return spec_mod.discover(root)
+    return specfile.discover(root)
 
 
 def messages(ex) -> str:
@@ -262,7 +262,7 @@ def secret_exercise(tmp_path_factory):
     (root / "manual_gradient").mkdir()
     text = (ROOT / "exercises/manual_gradient/exercise.yaml").read_text()
     (root / "manual_gradient" / "exercise.yaml").write_text(text.replace("checks:\n", SECRET, 1))
-    return spec_mod.discover(root)
+    return specfile.discover(root)
 
 
 def shown(c) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SOLUTIONS, by_id
-from grader import spec as spec_mod
+from grader import specfile
 from grader.config import Config
 from grader.grading import grade
 
@@ -28,7 +28,7 @@ def twin_exercises(tmp_path_factory):
         text = (ROOT / "exercises/manual_gradient/exercise.yaml").read_text()
         (root / name / "exercise.yaml").write_text(text.replace("id: manual_gradient",
                                                                 f"id: {name}"))
-    return spec_mod.discover(root)
+    return specfile.discover(root)
 
 
 CONFIG = Config(examples=8, time_per_call=1.5, time_per_exercise=20.0)

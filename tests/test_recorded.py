@@ -7,7 +7,7 @@ import shutil
 import pytest
 import torch
 
-from grader import examples, plot, publicspec, recorded, refs, release, spec as spec_mod
+from grader import examples, plot, publicspec, recorded, refs, release, spec as spec_mod, specfile
 from grader.checks.base import Kind, NotRecorded
 from grader.config import Config
 from grader.errors import GraderError
@@ -28,7 +28,7 @@ def released_exercise(folder, exercise, config=CONFIG):
                                 recorded=recorded.RECORD_FILE)
     (target / "exercise.yaml").write_text(text, encoding="utf-8")
     release.write_records(exercises=[exercise], dest=folder, config=config)
-    public = spec_mod.load(target / "exercise.yaml")
+    public = specfile.load(target / "exercise.yaml")
     return public, recorded.load(public).checks
 
 
@@ -84,7 +84,7 @@ def test_a_record_that_names_a_foreign_class_is_refused_without_running_it(sigmo
     shutil.copytree(public.path.parent, folder)
     (folder / recorded.RECORD_FILE).write_bytes(pickle.dumps({"format": recorded.FORMAT,
                                                               "checks": Evil()}))
-    copy = spec_mod.load(folder / "exercise.yaml")
+    copy = specfile.load(folder / "exercise.yaml")
     with pytest.raises(GraderError, match=r"recorded\.pickle: the recorded examples cannot be "
                                           r"read.*Get this exercise's folder again"):
         recorded.load(copy)
@@ -97,7 +97,7 @@ def test_a_missing_record_is_named_in_the_spec_error(sigmoid, tmp_path):
     shutil.copytree(public.path.parent, folder)
     (folder / recorded.RECORD_FILE).unlink()
     with pytest.raises(spec_mod.SpecError, match=r"recorded: recorded\.pickle is missing"):
-        spec_mod.load(folder / "exercise.yaml")
+        specfile.load(folder / "exercise.yaml")
 
 
 def test_a_recorded_memo_computes_nothing():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import EXERCISES
-from grader import spec
+from grader import specfile
 from grader.errors import SpecError
 
 GOOD = (EXERCISES / "manual_gradient" / "exercise.yaml").read_text()
@@ -33,7 +33,7 @@ def _load(tmp_path, old, new):
 def test_a_reference_that_cannot_be_evaluated_is_a_spec_error(tmp_path, old, new, name, cause):
     path, line = _load(tmp_path, old, new)
     with pytest.raises(SpecError) as err:
-        spec.load(path)
+        specfile.load(path)
     assert (err.value.line, err.value.key) == (line, f"references.{name}.expr")
     assert cause in err.value.message and "on the drawn example" in err.value.message
     assert "fix the expression" in err.value.message
@@ -41,4 +41,4 @@ def test_a_reference_that_cannot_be_evaluated_is_a_spec_error(tmp_path, old, new
 
 def test_every_course_spec_passes_the_trial(monkeypatch):
     monkeypatch.setenv("GRADER_CACHE", "off")  # really tried, not remembered
-    assert len(spec.discover(EXERCISES)) >= 4
+    assert len(specfile.discover(EXERCISES)) >= 4

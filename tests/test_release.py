@@ -16,7 +16,7 @@ import zipfile
 
 import pytest
 
-from grader import leaks, release as release_mod, releasecheck, spec as spec_mod
+from grader import leaks, release as release_mod, releasecheck, specfile
 from grader.config import Config
 from grader.errors import GraderError
 from grader.grading import grade
@@ -76,7 +76,7 @@ def teacher(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def teacher_spec(teacher):
-    return spec_mod.load(teacher / "exercises" / EX / "exercise.yaml", teacher)
+    return specfile.load(teacher / "exercises" / EX / "exercise.yaml", teacher)
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +130,7 @@ def test_release_holds_the_students_files_and_nothing_of_the_teachers(released, 
 
 def test_no_spec_of_the_release_has_a_hidden_check(released, teacher_spec):
     path = released / "exercises" / EX / "exercise.yaml"
-    public = spec_mod.load(path, released)
+    public = specfile.load(path, released)
     assert not [c for c in public.checks if c.hidden] and public.hidden_checks == HIDDEN_COUNT
     assert [c.id for c in public.checks] == [c.id for c in teacher_spec.checks if not c.hidden]
     text = path.read_text()

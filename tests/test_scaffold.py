@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import ROOT
-from grader import scaffold, spec
+from grader import scaffold, specfile
 from grader.cli import main
 from grader.errors import GraderError
 from grader.grading import grade_exercise
@@ -16,7 +16,7 @@ from grader.validate import audit
 def test_the_scaffold_loads_and_its_audit_passes(tmp_path, kind, sandbox, fast_config):
     files = scaffold.create(root=tmp_path, exercise_id="demo", kind=kind)
     assert all(f.exists() for f in files)
-    ex = spec.load(tmp_path / "exercises" / "demo" / "exercise.yaml", root=tmp_path)
+    ex = specfile.load(tmp_path / "exercises" / "demo" / "exercise.yaml", root=tmp_path)
     assert ex.id == "demo" and ex.max_points > 0
     assert (tmp_path / "exercises" / "ORDER").read_text().split() == ["demo"]
     mutants = sorted(p.name for p in (tmp_path / "solutions" / "mutants" / "demo").glob("*.py"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import EXERCISES, ROOT
-from grader import spec
+from grader import specfile
 from grader.errors import SpecError
 
 GOOD = (EXERCISES / "manual_gradient" / "exercise.yaml").read_text()
@@ -16,11 +16,11 @@ def load_text(tmp_path, text, name="manual_gradient"):
     folder.mkdir(exist_ok=True)
     path = folder / "exercise.yaml"
     path.write_text(text)
-    return spec.load(path, root=tmp_path)
+    return specfile.load(path, root=tmp_path)
 
 
 def test_every_shipped_spec_loads():
-    loaded = spec.discover(EXERCISES, root=ROOT)
+    loaded = specfile.discover(EXERCISES, root=ROOT)
     assert [e.id for e in loaded] == (EXERCISES / "ORDER").read_text().split()
     for ex in loaded:
         assert ex.title.id and ex.title.en and ex.instructions.id and ex.instructions.en

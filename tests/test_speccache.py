@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from conftest import EXERCISES, ROOT, SOLUTIONS, mutant_folders
-from grader import reftrial, spec, speccache
+from grader import reftrial, specfile, speccache
 from grader.errors import SpecError
 from grader.grading import grade
 
@@ -43,7 +43,7 @@ def test_a_passed_trial_is_remembered_for_the_same_bytes_only(cache):
 
 
 def test_loading_twice_tries_the_references_once(cache, trials):
-    first, second = spec.load(SPEC), spec.load(SPEC)
+    first, second = specfile.load(SPEC), specfile.load(SPEC)
     assert trials == ["manual_gradient"]
     assert first == second
 
@@ -54,20 +54,20 @@ def test_a_failing_trial_is_never_remembered(cache, trials, tmp_path):
     (folder / "exercise.yaml").write_text(SPEC.read_text().replace("torch.sin", "torch.sinn", 1))
     for _ in range(2):
         with pytest.raises(SpecError, match="sinn"):
-            spec.load(folder / "exercise.yaml")
+            specfile.load(folder / "exercise.yaml")
     assert trials == ["manual_gradient"] * 2
     assert not (cache / "references-tried").exists()
 
 
 def test_off_or_unwritable_only_costs_time(tmp_path, monkeypatch, trials):
     monkeypatch.setenv("GRADER_CACHE", "off")
-    spec.load(SPEC)
-    spec.load(SPEC)
+    specfile.load(SPEC)
+    specfile.load(SPEC)
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     monkeypatch.setenv("GRADER_CACHE", str(blocker))  # cannot hold a folder
-    spec.load(SPEC)
-    spec.load(SPEC)
+    specfile.load(SPEC)
+    specfile.load(SPEC)
     assert trials == ["manual_gradient"] * 4
 
 
@@ -95,7 +95,7 @@ def test_same_seed_same_results_with_the_cache_off_and_warm(tmp_path, monkeypatc
     runs = []
     for setting in ("off", str(tmp_path / "cache"), str(tmp_path / "cache")):
         monkeypatch.setenv("GRADER_CACHE", setting)
-        loaded = {e.id: e for e in spec.discover(EXERCISES, root=ROOT)}
+        loaded = {e.id: e for e in specfile.discover(EXERCISES, root=ROOT)}
         chosen = [loaded[i] for i in ids]
         runs.append({name: _verdicts(grade(submission_dir=path, exercises=chosen,
                                            config=fast_config, sandbox=sandbox, name=name))

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SOLUTIONS
-from grader import spec as spec_mod
+from grader import specfile
 from grader.config import Config
 from grader.grading import grade
 from grader.sandbox import starvation
@@ -74,7 +74,7 @@ def df_only(tmp_path_factory):
     head, checks = text.split("checks:\n", 1)
     first = checks.split("\n  - id: ", 2)[0]
     (root / "exercise.yaml").write_text(head + "checks:\n" + first + "\n")
-    return spec_mod.discover(root.parent)
+    return specfile.discover(root.parent)
 
 
 @pytest.mark.parametrize("measured, status", [("starved", "error"), ("spun", "timeout"),

@@ -9,7 +9,7 @@ import shutil
 from rich.console import Console
 
 from conftest import SOLUTIONS
-from grader import spec as spec_mod
+from grader import specfile
 from grader.cli import main
 from grader.config import Config
 from grader.hints import Progress
@@ -75,7 +75,7 @@ def test_check_only_reruns_one_check(working_copy, capsys):
 
 
 def test_hint_steps_through_the_hints(working_copy, capsys):
-    exercises = spec_mod.discover(working_copy / "exercises")
+    exercises = specfile.discover(working_copy / "exercises")
     hints = next(e for e in exercises if e.id == "custom_sigmoid").hints
     assert hints[2].after_failures == 2  # the stable form waits for two failed runs
 
@@ -118,7 +118,7 @@ def test_grader_works_from_a_subfolder_of_the_working_copy(working_copy, monkeyp
 
 def test_watch_regrades_on_a_real_file_change_and_moves_on(working_copy, sandbox):
     directory = working_copy / "exercises"
-    exercises = [e for e in spec_mod.discover(directory) if e.id in ("manual_gradient",
+    exercises = [e for e in specfile.discover(directory) if e.id in ("manual_gradient",
                                                                       "custom_sigmoid")]
     target = directory / "manual_gradient" / "manual_gradient.py"
     views = []

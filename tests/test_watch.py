@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 
-from grader import spec as spec_mod
+from grader import specfile
 from grader.watch import changed, snapshot, watch
 from conftest import EXERCISES, ROOT
 
 
 def test_snapshot_notices_a_save(tmp_path):
-    exercises = spec_mod.discover(EXERCISES, root=ROOT)
+    exercises = specfile.discover(EXERCISES, root=ROOT)
     (tmp_path / "manual_gradient.py").write_text("x = 1\n")
     before = snapshot(tmp_path, exercises)
     assert changed(before, snapshot(tmp_path, exercises)) == []
@@ -21,7 +21,7 @@ def test_snapshot_notices_a_save(tmp_path):
 
 
 def test_watch_regrades_only_the_saved_exercise(tmp_path):
-    exercises = spec_mod.discover(EXERCISES, root=ROOT)
+    exercises = specfile.discover(EXERCISES, root=ROOT)
     path = tmp_path / "manual_gradient.py"
     path.write_text("x = 1\n")
     calls = []

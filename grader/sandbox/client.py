@@ -14,12 +14,10 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
-from .. import wire
 from . import cgroups, isolation, starvation, tmpdirs
+from .workers import Limits, SandboxError, Worker
 
 ROOT = str(Path(__file__).resolve().parents[2])
 # After main returns (its workers ended), os._exit skips tearing down torch's modules: a second
@@ -27,33 +25,6 @@ ROOT = str(Path(__file__).resolve().parents[2])
 BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
         "from grader.sandbox.template import main; main(int(sys.argv[2])); "
         "import os; sys.stdout.flush(); sys.stderr.flush(); os._exit(0)")
-
-
-class WorkerLost(BaseException):
-    """The worker timed out, crashed, exited or broke the protocol."""
-
-    def __init__(self, kind: str, detail: str = "", exit_code=None, signal=None,
-                 load: starvation.Load | None = None):
-        super().__init__(kind, detail)
-        self.kind, self.detail, self.exit_code, self.signal = kind, detail, exit_code, signal
-        self.load = load
-        """For a timeout: what the worker's group and the machine did meanwhile (or None)."""
-
-
-class SandboxError(Exception):
-    """The sandbox itself failed (the grader's fault, never the student's)."""
-
-
-@dataclass
-class Limits:
-    call_seconds: float
-    memory_bytes: int
-    output_bytes: int
-    cpu_seconds: int
-
-    def as_dict(self) -> dict:
-        return {"memory_bytes": self.memory_bytes, "output_bytes": self.output_bytes,
-                "cpu_seconds": self.cpu_seconds}
 
 
 class Sandbox:
@@ -219,65 +190,3 @@ def _kill_group(pid: int) -> None:
         os.killpg(pid, 9)
     except (ProcessLookupError, PermissionError):
         pass
-
-
-class Worker:
-    """A live worker process with the student's file imported (or failing to)."""
-
-    def __init__(self, sandbox: Sandbox, pid: int, sock: socket.socket, limits: Limits,
-                 meter: starvation.Meter | None = None, groups=()):
-        self.sandbox, self.pid, self.sock, self.limits = sandbox, pid, sock, limits
-        self.groups = list(groups)
-        """The worker's control groups, as [kind, path] (see Sandbox.reap)."""
-        self.status: dict | None = None
-        self.meter = meter or starvation.Meter({})
-        self.since: starvation.Reading | None = None
-        """The meters when the current request was sent."""
-
-    def _lost(self, kind: str, detail: str = "") -> WorkerLost:
-        # Read before the group goes: the kill, and the reap that removes the group, end it.
-        load = self.meter.load(self.since) if kind == "timeout" and self.since else None
-        status = self.close(grace=0.0 if kind == "timeout" else 0.5)
-        if kind in ("timeout", "protocol"):  # the grader ended it: its exit says nothing
-            return WorkerLost(kind, detail, load=load)
-        if status.get("memory"):
-            return WorkerLost("memory", detail)
-        if status.get("template_lost"):
-            return WorkerLost("vanished", detail)
-        if status.get("signal"):
-            return WorkerLost("signal", detail, signal=status["signal"])
-        return WorkerLost("exit", detail, exit_code=status.get("exit"))
-
-    def receive(self, timeout: float) -> tuple[dict, wire.Decoder]:
-        """The next reply, whole, within `timeout` seconds from now (an absolute deadline:
-        a worker that trickles bytes cannot stretch it). Anything malformed is the worker's."""
-        deadline = time.monotonic() + timeout
-        try:
-            header, blob = wire.recv(self.sock, deadline)
-            wire.check_reply(header)
-        except (socket.timeout, TimeoutError):
-            raise self._lost("timeout") from None
-        except (EOFError, ConnectionError, OSError):
-            raise self._lost("exit") from None
-        except wire.WireError as exc:
-            raise self._lost("protocol", str(exc)) from None
-        except (ValueError, TypeError, RecursionError, MemoryError, OverflowError) as exc:
-            raise self._lost("protocol", type(exc).__name__) from None
-        return header, wire.Decoder(header, blob)
-
-    def request(self, header: dict, enc: wire.Encoder, timeout: float) -> tuple[dict, wire.Decoder]:
-        self.since = self.meter.read()
-        try:
-            self.sock.settimeout(timeout)
-            wire.send(self.sock, header, enc)
-        except (OSError, socket.timeout):
-            raise self._lost("exit") from None
-        return self.receive(timeout)
-
-    def close(self, grace: float = 0.5) -> dict:
-        if self.status is None:
-            try:
-                self.sock.close()
-            finally:
-                self.status = self.sandbox.reap(self.pid, grace, self.groups)
-        return self.status

@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from .. import wire
+from .workers import SandboxError, Worker
 
 ROOT = str(Path(__file__).resolve().parents[2])
 BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
@@ -196,7 +197,6 @@ class PortableSandbox:
 
     def spawn(self, *, scratch: str, file: str, module: str, trap: list[str], limits,
               hide=()):
-        from .client import SandboxError, Worker
 
         for attempt in (0, 1):
             proc, channel = self.warm or self._launch()

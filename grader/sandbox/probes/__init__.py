@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import torch
 
 from ... import wire
+from ..tracebacks import describe_exception
 from ..trap import ForbiddenCall, Trap
 
 # Captured when the template imports this module, before any student code exists.
@@ -185,8 +186,6 @@ def handle(ctx: Context, header: dict, dec: wire.Decoder, enc: wire.Encoder) -> 
     except Forbidden as err:
         return {"ok": False, "phase": err.phase, "forbidden": err.api}
     except StudentError as err:
-        from ..worker import describe_exception
-
         return {"ok": False, "phase": err.phase, "error": describe_exception(err.exc, ctx.scratch)}
 
 
