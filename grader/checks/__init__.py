@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .base import Kind
+from grader.checks.base import Kind
 
 KINDS: dict[str, Kind] = {}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..spec import Check, Exercise, Text
+from grader.specs.model import Check, Exercise, Text
 
 
 @dataclass
@@ -40,11 +40,11 @@ class Judging:
     """The named mistakes (see Kind.candidates) the answer matched on every failing example
     tried; None before that is known. A kind names only these."""
     memo: dict | None = None
-    """What kinds remembered about this example (grader.examples), when it is a replayed one:
+    """What kinds remembered about this example (grader.grading.examples), when it is a replayed one:
     the same for every submission, so a reference is computed once per example, not once per
     submission."""
     recorded: bool = False
-    """The memo is all there is (a students' release, grader.recorded): a reference value not
+    """The memo is all there is (a students' release, grader.grading.recorded): a reference value not
     in it cannot be computed here."""
 
     def remember(self, name: str, compute):
@@ -60,7 +60,7 @@ class Judging:
 
     @property
     def tolerances(self) -> dict:
-        from ..compare import DEFAULT_TOLERANCES
+        from grader.checks.compare import DEFAULT_TOLERANCES
 
         tol = dict(DEFAULT_TOLERANCES)
         tol.update(self.exercise.tolerances)
@@ -97,7 +97,7 @@ class Kind:
 
     def strategy(self, exercise: Exercise, check: Check):
         """The hypothesis strategy for one example: a dict of argument name to value."""
-        from .. import strategies
+        from grader.specs import strategies
 
         return strategies.inputs(exercise, check)
 
@@ -110,7 +110,7 @@ class Kind:
     def prepare(self, ctx: Judging) -> None:
         """Compute, through ctx.remember, every reference value judge, candidates and frame may
         ask for at this example, whatever the answer: what a students' release records in place
-        of the reference code (grader.recorded). Kinds that compare with no reference (the
+        of the reference code (grader.grading.recorded). Kinds that compare with no reference (the
         student's own Jacobian, side effects, a static scan) record nothing."""
 
     def frame(self, ctx: Judging, verdict: Verdict) -> Verdict:
@@ -121,7 +121,7 @@ class Kind:
     def candidates(self, ctx: Judging, reply: dict, values: dict) -> set[str] | None:
         """The named mistakes this failing answer matches at this example, for kinds that
         name mistakes (None: this kind names none). The grader keeps only those that match on
-        several examples (grader.confirm) before a message names them."""
+        several examples (grader.grading.confirm) before a message names them."""
         return None
 
     def judge(self, ctx: Judging, reply: dict, values: dict) -> Verdict | None:

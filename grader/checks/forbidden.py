@@ -1,6 +1,6 @@
 """The forbidden_api kind: a static scan of the file plus the runtime trap's reports.
 
-The scan follows imports and aliases to torch (grader.scan); the trap records forbidden calls
+The scan follows imports and aliases to torch (grader.submissions.scan); the trap records forbidden calls
 made while the listed functions ran during the exercise's other checks, so a call hidden from
 the scan (through getattr, say) is still caught.
 """
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import ast
 
-from ..messages import both
-from ..scan import scan
-from ..yamlfile import NodeList
-from .base import Kind, Verdict
+from grader.checks.messages import both
+from grader.submissions.scan import scan
+from grader.common.yamlfile import NodeList
+from grader.checks.base import Kind, Verdict
 
 
 class ForbiddenApi(Kind):

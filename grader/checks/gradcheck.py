@@ -13,11 +13,11 @@ import math
 
 import torch
 
-from ..messages import both
-from ..refs import SpecBug
-from ..spec import Text, TensorArg
-from ..wire import TensorFacts
-from .base import Judging, Kind, Verdict
+from grader.checks.messages import both
+from grader.specs.refs import SpecBug
+from grader.specs.model import Text, TensorArg
+from grader.common.wire import TensorFacts
+from grader.checks.base import Judging, Kind, Verdict
 
 # torch.autograd.gradcheck's defaults.
 EPS, ATOL, RTOL = 1e-6, 1e-5, 1e-3

@@ -11,10 +11,10 @@ import dataclasses
 
 import torch
 
-from .. import refs
-from ..compare import compare
-from ..messages import both, mismatch
-from .base import Judging, Kind, Verdict
+from grader.specs import refs
+from grader.checks.compare import compare
+from grader.checks.messages import both, mismatch
+from grader.checks.base import Judging, Kind, Verdict
 
 
 class Vjp(Kind):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import torch
 
-from ..messages import both
-from ..spec import TensorArg
-from ..wire import TensorFacts
-from .base import Judging, Kind, Verdict
+from grader.checks.messages import both
+from grader.specs.model import TensorArg
+from grader.common.wire import TensorFacts
+from grader.checks.base import Judging, Kind, Verdict
 
 
 class InputsUntouched(Kind):

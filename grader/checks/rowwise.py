@@ -10,14 +10,15 @@ from __future__ import annotations
 import torch
 from hypothesis import strategies as st
 
-from .. import diagnose, refs, strategies
-from ..compare import compare
-from ..messages import both, mismatch
-from ..spec import TensorArg, Text
-from ..wire import TensorFacts
-from .base import Judging, Verdict
-from .gradients import upstream_changed
-from .values import Value
+from grader.checks import diagnose
+from grader.specs import refs, strategies
+from grader.checks.compare import compare
+from grader.checks.messages import both, mismatch
+from grader.specs.model import TensorArg, Text
+from grader.common.wire import TensorFacts
+from grader.checks.base import Judging, Verdict
+from grader.checks.gradients import upstream_changed
+from grader.checks.values import Value
 
 PATTERNS = ("zero", "tiny", "shifted")
 """zero: an all-zero row; tiny: entries of 1e-4 to 1e-9 times the row as drawn; shifted: the row

@@ -7,9 +7,9 @@ with ctx.save_for_backward (grad_fn.saved_tensors), and that none are stashed as
 
 from __future__ import annotations
 
-from ..messages import both
-from ..spec import TensorArg
-from .base import Judging, Kind, Verdict
+from grader.checks.messages import both
+from grader.specs.model import TensorArg
+from grader.checks.base import Judging, Kind, Verdict
 
 
 class SavedTensors(Kind):

@@ -25,15 +25,15 @@ from __future__ import annotations
 
 import torch
 
-from .. import wire
-from ..compare import compare
-from ..messages import both, mismatch
-from ..refs import SpecBug
-from ..sandbox.probes import StudentError, describe
-from ..sandbox.probes import scenario as probe
-from ..spec import TensorArg, Text
-from ..wire import Opaque, TensorFacts
-from .base import Judging, Kind, Verdict
+from grader.common import wire
+from grader.checks.compare import compare
+from grader.checks.messages import both, mismatch
+from grader.specs.refs import SpecBug
+from grader.sandbox.probes import StudentError, describe
+from grader.sandbox.probes import scenario as probe
+from grader.specs.model import TensorArg, Text
+from grader.common.wire import Opaque, TensorFacts
+from grader.checks.base import Judging, Kind, Verdict
 
 FLAGS = ("requires_grad", "is_leaf", "grad_fn", "node_returns")
 

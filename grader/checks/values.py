@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import torch
 
-from .. import refs
-from ..compare import compare
-from ..messages import both, mismatch
-from .base import Judging, Kind, Verdict
+from grader.specs import refs
+from grader.checks.compare import compare
+from grader.checks.messages import both, mismatch
+from grader.checks.base import Judging, Kind, Verdict
 
 
 def reference_value(ctx: Judging):

@@ -9,8 +9,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text as RichText
 
-from ..course import Course, Entry, unwritten
-from . import terminal
+from grader.outcomes.progress import Course, Entry, unwritten
+from grader.report import terminal
 
 WORDS = {
     "id": {"done": "selesai", "in_progress": "sedang dikerjakan", "not_started": "belum mulai",

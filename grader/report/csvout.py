@@ -6,8 +6,8 @@ import csv
 import io
 from pathlib import Path
 
-from ..safetext import atomic_write
-from ..results import SubmissionResult
+from grader.common.safetext import atomic_write
+from grader.outcomes.results import SubmissionResult
 
 
 def _num(x: float) -> str:

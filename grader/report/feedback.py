@@ -12,9 +12,14 @@ import re
 import shutil
 from pathlib import Path
 
-from ..results import CheckResult, ExerciseResult, SubmissionResult, shown_environment
-from ..safetext import atomic_write, file_name
-from .statuswords import ICON, STATUS
+from grader.outcomes.results import (
+    CheckResult,
+    ExerciseResult,
+    SubmissionResult,
+    shown_environment,
+)
+from grader.common.safetext import atomic_write, file_name
+from grader.report.statuswords import ICON, STATUS
 
 FOLDER = "feedback"
 

@@ -12,8 +12,13 @@ import json
 import shutil
 from pathlib import Path
 
-from ..safetext import atomic_write, file_name
-from ..results import CheckResult, ExerciseResult, SubmissionResult, shown_environment
+from grader.common.safetext import atomic_write, file_name
+from grader.outcomes.results import (
+    CheckResult,
+    ExerciseResult,
+    SubmissionResult,
+    shown_environment,
+)
 
 FOLDER = "gradescope"
 

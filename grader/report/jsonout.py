@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..safetext import atomic_write
-from ..results import CheckResult, ExerciseResult, SubmissionResult
+from grader.common.safetext import atomic_write
+from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
 
 FORMAT = "grader-result/1"
 

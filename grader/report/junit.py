@@ -6,8 +6,8 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from ..safetext import atomic_write
-from ..results import CheckResult, ExerciseResult, SubmissionResult
+from grader.common.safetext import atomic_write
+from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
 
 # Characters XML 1.0 cannot hold at all (a student's exception message may contain them).
 _INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")

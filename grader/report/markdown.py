@@ -1,6 +1,6 @@
 """A class summary in Markdown, fit for a CI job summary ($GITHUB_STEP_SUMMARY).
 
-Formats grader.classstats: the score distribution, each exercise, and the pass rate of every
+Formats grader.outcomes.classstats: the score distribution, each exercise, and the pass rate of every
 check among the submissions that attempted its exercise, lowest first; wholly in the course's
 language.
 """
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..classstats import ClassStats
-from ..safetext import atomic_write
-from .statuswords import STATUS
+from grader.outcomes.classstats import ClassStats
+from grader.common.safetext import atomic_write
+from grader.report.statuswords import STATUS
 
 LABELS = {
     "id": {"title": "Penilaian kelas", "subs": "kiriman", "mean": "rata-rata",

@@ -1,8 +1,8 @@
-"""What a regrade changed, one line per submission (from grader.gradebook.Change)."""
+"""What a regrade changed, one line per submission (from grader.outcomes.gradebook.Change)."""
 
 from __future__ import annotations
 
-from ..gradebook import Change
+from grader.outcomes.gradebook import Change
 
 
 def line(c: Change) -> str:

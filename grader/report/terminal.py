@@ -15,8 +15,8 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text as RichText
 
-from ..course import UNWRITTEN
-from ..results import CheckResult, ExerciseResult, SubmissionResult
+from grader.outcomes.progress import UNWRITTEN
+from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
 
 STYLE = {"passed": ("✔", "green"), "failed": ("✘", "red"), "error": ("!", "red"),
          "timeout": ("⏱", "yellow"), "missing": ("?", "yellow"), "skipped": ("-", "dim")}

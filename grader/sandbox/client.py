@@ -16,8 +16,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import cgroups, isolation, starvation, tmpdirs
-from .workers import Limits, SandboxError, Worker
+from grader.sandbox import cgroups, isolation, starvation, tmpdirs
+from grader.sandbox.workers import Limits, SandboxError, Worker
 
 ROOT = str(Path(__file__).resolve().parents[2])
 # After main returns (its workers ended), os._exit skips tearing down torch's modules: a second
@@ -45,7 +45,7 @@ class Sandbox:
         self.ready = False
 
     def start(self) -> "Sandbox":
-        from . import portable
+        from grader.sandbox import portable
 
         if portable.wanted():
             self.portable = portable.PortableSandbox().start()
@@ -101,15 +101,16 @@ class Sandbox:
         self._wait_ready()
 
     def spawn(self, *, scratch: str, file: str, module: str, trap: list[str],
-              limits: Limits, hide=()) -> "Worker":
+              limits: Limits, hide=(), plugin: list[str] | None = None) -> "Worker":
         """A worker for one file; `hide` lists directories it must not see (where isolation
-        allows: the answer key, the class's other submissions)."""
+        allows: the answer key, the class's other submissions); `plugin` is [exercise id,
+        plugin folder] when the exercise brings probes of its own."""
         if self.portable is not None:
             return self.portable.spawn(scratch=scratch, file=file, module=module, trap=trap,
-                                       limits=limits, hide=hide)
+                                       limits=limits, hide=hide, plugin=plugin)
         request = json.dumps({"op": "spawn", "scratch": scratch, "file": file, "module": module,
                               "trap": trap, "limits": limits.as_dict(),
-                              "hide": safe_to_hide(hide, scratch)}).encode()
+                              "hide": safe_to_hide(hide, scratch), "plugin": plugin}).encode()
         for attempt in (0, 1):
             try:
                 self._wait_ready()

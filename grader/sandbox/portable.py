@@ -24,8 +24,8 @@ import threading
 import time
 from pathlib import Path
 
-from .. import wire
-from .workers import SandboxError, Worker
+from grader.common import wire
+from grader.sandbox.workers import SandboxError, Worker
 
 ROOT = str(Path(__file__).resolve().parents[2])
 BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
@@ -138,13 +138,14 @@ def child_main() -> None:
     import torch  # noqa: F401
     import torch.fx.experimental.symbolic_shapes  # noqa: F401  (see template.main)
 
-    from . import probes, trap, worker  # noqa: F401
+    from grader.sandbox import probes, trap, worker  # noqa: F401
 
     trap.alias_index()  # torch's second names for forbidden APIs, as the template does
     channel = _ChildChannel(rfd, wfd)
     wire.send(channel, {"ready": True})
     header, _ = wire.recv(channel)
     request = header["request"]
+    probes.load_plugin(request.get("plugin"))  # before the student's file exists here
     fd = os.open(os.path.join(request["scratch"], ".output"),
                  os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.dup2(fd, 1)
@@ -162,7 +163,7 @@ WINDOWS_KEEP = ("SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT", "TEMP", "TMP", "US
 def worker_environment() -> dict:
     """The grader's environment as the fork mode scrubs it (no tokens, no CI variables), plus
     what Windows needs to start a process."""
-    from .isolation import scrubbed_environment
+    from grader.sandbox.isolation import scrubbed_environment
 
     env = scrubbed_environment(os.environ)
     if os.name == "nt":
@@ -196,7 +197,7 @@ class PortableSandbox:
         return self
 
     def spawn(self, *, scratch: str, file: str, module: str, trap: list[str], limits,
-              hide=()):
+              hide=(), plugin=None):
 
         for attempt in (0, 1):
             proc, channel = self.warm or self._launch()
@@ -208,6 +209,7 @@ class PortableSandbox:
                     raise wire.WireError("no ready message")
                 wire.send(channel, {"request": {
                     "scratch": scratch, "file": file, "module": module, "trap": trap,
+                    "plugin": plugin,
                     "limits": limits.as_dict()}})
             except (OSError, EOFError, socket.timeout, wire.WireError):
                 self._kill(proc)

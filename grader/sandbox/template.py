@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 
-from . import cgroups, isolation
+from grader.sandbox import cgroups, isolation
 
 _ENV = dict(os.environ)
 NPROC = 256
@@ -126,7 +126,7 @@ def _child(sock: socket.socket, request: dict, isolated: bool, pid: int) -> None
     """The forked child: its own session; isolated, PID 1 of a fresh PID namespace (its `pid`
     is the one the template sees) that also enters new mount, network, IPC and UTS namespaces
     and runs under a user id of its own. When it ends, every process it started ends."""
-    from . import worker
+    from grader.sandbox import worker
 
     os.setsid()
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
@@ -260,7 +260,7 @@ def _serve(ctl: socket.socket, live: set[int]) -> None:
     import torch._dynamo  # noqa: F401
     import torch.func  # noqa: F401  (answers may use it; a worker would import it in its call)
 
-    from . import probes, trap, worker  # noqa: F401
+    from grader.sandbox import probes, trap, worker  # noqa: F401
 
     trap.alias_index()  # once here, not in every worker
 
@@ -278,6 +278,7 @@ def _serve(ctl: socket.socket, live: set[int]) -> None:
             break
         request = json.loads(data)
         if request["op"] == "spawn":
+            probes.load_plugin(request.get("plugin"))  # here, before any student code
             live.add(spawn(ctl, request, pids))
         elif request["op"] == "reap":
             live.discard(int(request["pid"]))

@@ -136,7 +136,8 @@ class _Active:
         return False
 
 
-GUARDED_MODULES = ("grader.wire", "grader.sandbox")
+GUARDED_MODULES = ("grader.common.wire", "grader.common.plugins", "grader.sandbox",
+                   "grader_plugins")
 """The grader's code that runs in a worker (see _probe_code)."""
 _guarded_names: tuple[str, ...] | None = None
 

@@ -1,7 +1,7 @@
 """The worker: imports one student file and answers probe requests with raw observations.
 
 Runs in a process forked from the template, with the limits already applied. Everything here is
-untrusted once the student's file is imported: it only reports data (see grader.wire), and the
+untrusted once the student's file is imported: it only reports data (see grader.common.wire), and the
 grader computes every verdict from that data.
 """
 
@@ -15,10 +15,10 @@ import tempfile
 
 import torch
 
-from .. import wire
-from . import probes, tmpdirs
-from .tracebacks import describe_exception, student_traceback
-from .trap import ForbiddenCall, Trap, snapshot, tampered
+from grader.common import wire
+from grader.sandbox import probes, tmpdirs
+from grader.sandbox.tracebacks import describe_exception, student_traceback
+from grader.sandbox.trap import ForbiddenCall, Trap, snapshot, tampered
 
 def import_student(path: str, module_name: str):
     spec = importlib.util.spec_from_file_location(module_name, path)

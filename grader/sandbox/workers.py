@@ -7,8 +7,8 @@ import socket
 import time
 from dataclasses import dataclass
 
-from .. import wire
-from . import starvation
+from grader.common import wire
+from grader.sandbox import starvation
 
 
 class WorkerLost(BaseException):

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import contextlib
 import math
+from pathlib import Path
 from dataclasses import dataclass
 
 import torch
 
-from ... import wire
-from ..tracebacks import describe_exception
-from ..trap import ForbiddenCall, Trap
+from grader.common import plugins, wire
+from grader.sandbox.tracebacks import describe_exception
+from grader.sandbox.trap import ForbiddenCall, Trap
 
 # Captured when the template imports this module, before any student code exists.
 _autograd_grad = torch.autograd.grad
@@ -173,6 +174,15 @@ def _collect() -> None:
     for info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{info.name}")
         PROBES.update(getattr(module, "PROBES", {}))
+
+
+def load_plugin(plugin) -> None:
+    """Import an exercise plugin's probes (grader.common.plugins) into PROBES: in the template
+    or a portable worker, before any student code runs. plugin: [exercise id, folder] or None."""
+    if not plugin:
+        return
+    module = plugins.module(str(plugin[0]), Path(plugin[1]), "probes")
+    PROBES.update(getattr(module, "PROBES", {}) if module else {})
 
 
 def handle(ctx: Context, header: dict, dec: wire.Decoder, enc: wire.Encoder) -> dict:

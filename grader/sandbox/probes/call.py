@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import torch
 
-from ... import wire
-from ..trap import tampered
-from . import (Context, Phase, _autograd_grad, _tensors, describe, graph_facts, lookup, plain,
-               student_code)
+from grader.common import wire
+from grader.sandbox.trap import tampered
+from grader.sandbox.probes import (
+    Context,
+    Phase,
+    _autograd_grad,
+    _tensors,
+    describe,
+    graph_facts,
+    lookup,
+    plain,
+    student_code,
+)
 
 
 def call(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> dict:

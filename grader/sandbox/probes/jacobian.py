@@ -14,9 +14,18 @@ from __future__ import annotations
 
 import torch
 
-from ... import wire
-from ..trap import tampered
-from . import Context, Phase, _autograd_grad, _tensors, describe, lookup, plain, student_code
+from grader.common import wire
+from grader.sandbox.trap import tampered
+from grader.sandbox.probes import (
+    Context,
+    Phase,
+    _autograd_grad,
+    _tensors,
+    describe,
+    lookup,
+    plain,
+    student_code,
+)
 
 # Bounds a hostile or careless submission cannot push the worker past.
 MAX_ROWS = 64

@@ -24,10 +24,19 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ... import wire
-from ..trap import tampered
-from . import (Context, Phase, StudentError, _backward_cfunction, _disable_subclass, describe,
-               lookup, plain, student_code)
+from grader.common import wire
+from grader.sandbox.trap import tampered
+from grader.sandbox.probes import (
+    Context,
+    Phase,
+    StudentError,
+    _backward_cfunction,
+    _disable_subclass,
+    describe,
+    lookup,
+    plain,
+    student_code,
+)
 
 # Captured at the template's import, before any student code can replace them.
 _backward = torch.autograd.backward

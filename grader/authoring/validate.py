@@ -1,0 +1,200 @@
+"""`grader validate`: the self-audit of every exercise.
+
+The answer key and every variant must get full marks; every mutant must lose points; trivial
+answers (mutants named `trivial_*.py`: zeros, an identity, a constant) score at most
+TRIVIAL_SHARE of the maximum, and the untouched starter scores 0. Every hidden check must catch
+at least one mutant that passes every visible check (what it exists for: the visible ones leave
+that mistake open), or say in its `rationale:` why it has none. The data (Audit rows) is
+separate from the table the command line prints.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.loader.config import Config
+from grader.grading.grade import grade_exercise
+from grader.outcomes.results import ExerciseResult
+from grader.sandbox.client import Sandbox
+from grader.specs.model import Exercise
+
+TRIVIAL_SHARE = 0.10
+"""The most a trivial answer may score, as a share of the exercise's max_score."""
+TRIVIAL_PREFIX = "trivial_"
+HIDDEN_ONLY = re.compile(r"Only the hidden check (\w+) catches it")
+"""What a mutant's docstring says when only that hidden check catches it."""
+
+
+@dataclass
+class Trial:
+    role: str
+    """key, variant, mutant, trivial (a mutant named trivial_*.py) or starter."""
+    file: str
+    result: ExerciseResult
+    docstring: str | None = None
+    """The file's module docstring (a mutant's says what mistake it makes)."""
+
+    @property
+    def ok(self) -> bool:
+        score, top = self.result.score, self.result.max_score
+        if self.result.status == "missing":
+            return False
+        if self.role in ("key", "variant"):
+            return self.result.status == "passed" and score == top
+        if self.role == "trivial":
+            return score <= TRIVIAL_SHARE * top + 1e-9
+        if self.role == "starter":
+            return score == 0
+        return score < top
+
+    @property
+    def limit(self) -> str:
+        """What this role must score, in words (for the table)."""
+        top = self.result.max_score
+        return {"key": f"= {top:g}", "variant": f"= {top:g}", "mutant": f"< {top:g}",
+                "trivial": f"<= {TRIVIAL_SHARE * top:g}", "starter": "= 0"}[self.role]
+
+    @property
+    def caught_by(self) -> list[str]:
+        return [c.id for c in self.result.checks if c.status != "passed"]
+
+    @property
+    def earned_by(self) -> list[str]:
+        """The checks that gave points (what let a trivial answer or a starter score)."""
+        return [c.id for c in self.result.checks if c.points > 0 and not c.bonus]
+
+
+@dataclass
+class Audit:
+    exercise: Exercise
+    trials: list[Trial] = field(default_factory=list)
+
+    def count(self, role: str) -> tuple[int, int]:
+        rows = [t for t in self.trials if t.role == role]
+        return sum(t.ok for t in rows), len(rows)
+
+    @property
+    def complete(self) -> bool:
+        """At least one variant, one mutant and one trivial answer to audit."""
+        return all(self.count(r)[1] >= 1 for r in ("variant", "mutant", "trivial"))
+
+    def hidden_catches(self) -> dict[str, list[str]]:
+        """Per hidden check: the mutants (trivial ones too) that pass every visible check and
+        fail this one."""
+        out: dict[str, list[str]] = {c.id: [] for c in self.exercise.checks if c.hidden}
+        for t in self.trials:
+            if t.role not in ("mutant", "trivial") or t.result.status == "missing":
+                continue
+            rows = t.result.checks
+            if not rows or any(c.status != "passed" for c in rows
+                               if not c.hidden and not c.bonus):
+                continue
+            for c in rows:
+                if c.hidden and c.status != "passed" and c.id in out:
+                    out[c.id].append(t.file)
+        return out
+
+    def mislabeled(self) -> list[str]:
+        """Mutants whose docstring's claim "Only the hidden check ID catches it" (HIDDEN_ONLY)
+        is not what grading shows: a claim that does not hold, or a mutant only hidden checks
+        catch that does not say so (tests grade visible checks and skip the ones that say it)."""
+        catches = self.hidden_catches()
+        caught = {f for files in catches.values() for f in files}
+        out = []
+        for t in self.trials:
+            if t.role not in ("mutant", "trivial") or t.result.status == "missing":
+                continue
+            claim = HIDDEN_ONLY.search(t.docstring or "")
+            if claim is None and t.file in caught:
+                out.append(f"{t.file}: only a hidden check catches it; say so in its docstring "
+                           "(\"Only the hidden check ID catches it.\")")
+            elif claim is not None and t.file not in catches.get(claim.group(1), []):
+                out.append(f"{t.file}: its docstring says only the hidden check "
+                           f"{claim.group(1)} catches it, but grading shows otherwise")
+        return out
+
+    def unjustified_hidden(self) -> list[str]:
+        """Hidden checks that catch no mutant the visible ones miss and say no rationale."""
+        reasons = {c.id: c.rationale for c in self.exercise.checks if c.hidden}
+        return [cid for cid, caught in self.hidden_catches().items()
+                if not caught and not reasons.get(cid)]
+
+    @property
+    def ok(self) -> bool:
+        return (all(t.ok for t in self.trials) and self.complete
+                and not self.unjustified_hidden() and not self.mislabeled())
+
+
+def _grade_file(exercise, file: Path, config, sandbox) -> ExerciseResult:
+    tmp = Path(tempfile.mkdtemp(prefix="grader-validate-"))
+    try:
+        shutil.copyfile(file, tmp / exercise.file)
+        return grade_exercise(exercise=exercise, submission_dir=tmp, config=config,
+                              sandbox=sandbox, include_hidden=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def audit(*, exercise: Exercise, solutions: Path, config: Config, sandbox: Sandbox,
+          on_trial=None) -> Audit:
+    out = Audit(exercise)
+    key = solutions / exercise.file
+    plan = [("key", key)]
+    plan += [("variant", p) for p in sorted((solutions / "variants" / exercise.id).glob("*.py"))]
+    for p in sorted((solutions / "mutants" / exercise.id).glob("*.py")):
+        plan.append(("trivial" if p.name.startswith(TRIVIAL_PREFIX) else "mutant", p))
+    plan.append(("starter", exercise.path.parent / exercise.file))
+    for role, path in plan:
+        if not path.exists():
+            result = ExerciseResult(id=exercise.id, title=exercise.title, status="missing",
+                                    checks=[])
+        else:
+            result = _grade_file(exercise, path, config, sandbox)
+        trial = Trial(role, _shown(path, solutions), result, _docstring(path))
+        out.trials.append(trial)
+        if on_trial:
+            on_trial(trial)
+    return out
+
+
+def miss_reason(trial: Trial, lang: str) -> str:
+    """Why a trial missed, in one line per cause: the exercise's own message (a file that
+    cannot be read or imported) and every check that did not pass; for a mutant, that nothing
+    caught it."""
+    r = trial.result
+    if trial.role == "mutant":
+        return ("got full marks: no check catches this mutant; add or tighten a check that "
+                "tells it apart from the answer key")
+    if trial.role in ("trivial", "starter") and r.status != "missing":
+        return (f"scored {r.score:g}/{r.max_score:g} (must be {trial.limit}); points from: "
+                + (", ".join(trial.earned_by) or "none")
+                + "; make those checks count only once a value check passes (constraint)")
+    if r.status == "missing":
+        return "file not found"
+    reasons = []
+    if r.message is not None:
+        reasons.append(f"{r.status}: {r.message.get(lang)}")
+    for c in r.checks:
+        if c.status != "passed" and not c.bonus and not (r.message is not None
+                                                         and c.message is None):
+            text = c.message.get(lang) if c.message is not None else ""
+            reasons.append(f"{c.id} {c.status}" + (f": {text}" if text else ""))
+    return "; ".join(" ".join(x.split()) for x in reasons) or f"status {r.status}"
+
+
+def _docstring(path: Path) -> str | None:
+    try:
+        return ast.get_docstring(ast.parse(Path(path).read_text(encoding="utf-8")))
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return None
+
+
+def _shown(path: Path, solutions: Path) -> str:
+    """The path from the project root (solutions' parent), or its last three parts."""
+    path, root = Path(path).resolve(), Path(solutions).resolve().parent
+    return str(path.relative_to(root) if path.is_relative_to(root) else Path(*path.parts[-3:]))

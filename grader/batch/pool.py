@@ -1,0 +1,163 @@
+"""Grading processes for a batch: each owns one sandbox and grades one submission at a time.
+
+Processes are started with 'spawn' (no state inherited from the parent, which may hold threads)
+and each starts its own Sandbox template. The parent knows which submission every process is
+grading, so a process that dies or runs past its limit costs that one submission; a fresh
+process takes its place and the batch goes on.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import signal
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import wait
+from pathlib import Path
+
+from grader.loader.config import Config
+
+_CTX = mp.get_context("spawn")
+
+
+@dataclass(frozen=True)
+class Task:
+    id: str
+    """The submission id (its folder's name)."""
+    path: Path
+
+
+@dataclass(frozen=True)
+class Lost:
+    """A submission the grader could not finish (its own fault, never the student's)."""
+
+    reason: str
+    """crash (the grading process died), limit (it ran past its time) or error (it raised)."""
+    detail: str
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What every grading process needs; plain data, sent to each new process."""
+
+    spec_paths: tuple[Path, ...]
+    """The exercise.yaml files, in the course's order (specs hold code, so each process
+    loads them itself)."""
+    root: Path
+    config: Config
+    include_hidden: bool = True
+
+
+def serve(conn, setup: Setup) -> None:
+    """A grading process: load the specs once, then grade tasks until told to stop."""
+    # Ctrl-C goes to the whole process group; the parent decides what stops.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Imported here, in the grading process: the parent of a pool need not pay for torch.
+    from grader.grading import examples
+    from grader.loader import specfile
+    from grader.grading.grade import grade
+    from grader.sandbox.client import Sandbox
+
+    examples.memory_only()  # grades read no file a worker could have written
+    exercises = [specfile.load(p, setup.root) for p in setup.spec_paths]
+    with Sandbox().start() as sandbox:
+        while True:
+            try:
+                task = conn.recv()
+            except EOFError:
+                return
+            if task is None:
+                return
+            try:
+                result = grade(submission_dir=task.path, exercises=exercises,
+                               config=setup.config, sandbox=sandbox, name=task.id,
+                               include_hidden=setup.include_hidden)
+            except Exception as exc:  # the grader's own failure: report it, keep serving
+                conn.send(Lost("error", f"{type(exc).__name__}: {exc}"))
+            else:
+                conn.send(result)
+
+
+class _Slot:
+    def __init__(self, setup: Setup, target):
+        self.setup, self.target = setup, target
+        self.proc = self.conn = None
+        self.task: Task | None = None
+        self.since = 0.0
+
+    def start(self) -> None:
+        ours, theirs = _CTX.Pipe()
+        self.proc = _CTX.Process(target=self.target, args=(theirs, self.setup), daemon=True)
+        self.proc.start()
+        theirs.close()
+        self.conn = ours
+
+    def give(self, task: Task) -> None:
+        if self.proc is None or not self.proc.is_alive():
+            self.stop()
+            self.start()
+        self.task, self.since = task, time.monotonic()
+        self.conn.send(task)
+
+    def stop(self, kill: bool = False) -> None:
+        if self.proc is None:
+            return
+        if not kill:
+            try:
+                self.conn.send(None)
+            except OSError:
+                pass
+            self.proc.join(10)
+        if self.proc.is_alive():
+            self.proc.terminate()
+            self.proc.join(5)
+            if self.proc.is_alive():
+                self.proc.kill()
+                self.proc.join()
+        self.conn.close()
+        self.proc = self.conn = None
+
+
+def grade_all(tasks: list[Task], *, jobs: int, setup: Setup, limit: float, target=serve):
+    """Yield (task, SubmissionResult or Lost) as submissions finish, in finishing order.
+
+    limit: seconds one submission may take before its process is killed. target: the function
+    a grading process runs (tests replace it to make a process crash on purpose).
+    """
+    pending = list(reversed(tasks))
+    slots = [_Slot(setup, target) for _ in range(max(1, min(jobs, len(tasks))))]
+    try:
+        while pending or any(s.task for s in slots):
+            for slot in slots:
+                if slot.task is None and pending:
+                    slot.give(pending.pop())
+            busy = [s for s in slots if s.task is not None]
+            ready = set(wait([s.conn for s in busy] + [s.proc.sentinel for s in busy],
+                             timeout=1.0))
+            for slot in busy:
+                outcome = _outcome(slot, ready, limit)
+                if outcome is not None:
+                    task, slot.task = slot.task, None
+                    yield task, outcome
+    finally:
+        for slot in slots:
+            slot.stop(kill=slot.task is not None)
+
+
+def _outcome(slot: _Slot, ready: set, limit: float):
+    """The slot's finished result, a Lost, or None while it is still grading."""
+    if slot.conn in ready or slot.proc.sentinel in ready:
+        try:
+            if slot.conn.poll():
+                return slot.conn.recv()
+        except (EOFError, OSError):
+            pass
+        slot.proc.join(5)
+        code = slot.proc.exitcode
+        slot.stop(kill=True)
+        how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+        return Lost("crash", f"the grading process stopped ({how})")
+    if time.monotonic() - slot.since > limit:
+        slot.stop(kill=True)
+        return Lost("limit", f"grading took longer than {limit:g} s")
+    return None

@@ -1,0 +1,234 @@
+"""Grading a whole class: discover submissions, take a shard, grade in parallel, write outputs.
+
+`run()` is the keyword-only API behind `python -m grader batch`; `write_outputs()` writes the
+same files for a single run and for `merge` (grader/merge.py). Hidden checks run here, and their
+inputs never reach an output: see conceal().
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from grader.batch import files as batchfile, classroom
+from grader.common import safetext
+from grader.outcomes import classstats
+from grader.submissions import notebook, files as submission_mod
+from grader.batch.files import Manifest
+from grader.loader.config import Config
+from grader.common.errors import GraderError
+from grader.batch.pool import Lost, Setup, Task, grade_all
+from grader.report import csvout, feedback, gradescope, junit, markdown
+from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
+from grader.specs.model import Exercise
+
+_SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
+CSV, JUNIT, SUMMARY = "grades.csv", "junit.xml", "summary.md"
+
+
+@dataclass
+class Batch:
+    """What a batch run produced."""
+
+    results: list[SubmissionResult]
+    """Sorted by submission id, hidden checks concealed."""
+    manifest: Manifest
+    lost: dict[str, Lost] = field(default_factory=dict)
+    """Submissions the grader could not finish, by id (each has an error result too)."""
+    seconds: float = 0.0
+
+
+def discover(directory: Path) -> list[Task]:
+    """Every subdirectory is one submission, named by its folder; dot-folders are skipped.
+
+    The id is the folder's name made printable on one line (a name that is not UTF-8, or holds
+    a newline or a terminal escape, is shown with \\xNN escapes); two names that read the same
+    are told apart by a suffix. A link is listed (it scores nothing: locate() never follows it).
+    A folder where `gh classroom clone student-repos` ran counts as the class it cloned."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise GraderError(f"submissions directory not found: {directory}")
+    directory = classroom.class_folder(directory)
+    entries = sorted(directory.iterdir(), key=lambda p: p.name)
+    tasks, ids = [], set()
+    for p in entries:
+        if p.name.startswith(".") or not (p.is_dir() or p.is_symlink()):
+            continue
+        base = safetext.name(p.name)
+        sid, n = base, 1
+        while sid in ids:
+            n += 1
+            sid = f"{base}~{n}"
+        ids.add(sid)
+        tasks.append(Task(sid, p))
+    if not tasks:
+        files = [safetext.name(p.name) for p in entries if p.is_file() and p.suffix == ".py"]
+        hint = (f"; it holds {', '.join(files[:3])}{', ...' if len(files) > 3 else ''}, so it "
+                f"looks like one submission: grade it with `python -m grader check "
+                f"--submission {directory}`" if files else
+                "; put each student's files in a folder of their own (DIR/student007/...)")
+        raise GraderError(f"no submissions in {directory}: batch grades every subfolder, and "
+                          f"there is none{hint}")
+    return tasks
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """'K/N' with 1 <= K <= N."""
+    match = _SHARD.match(text or "")
+    if not match:
+        raise GraderError(f"--shard {text!r}: expected K/N such as 2/4 (shard 2 of 4)")
+    k, n = int(match.group(1)), int(match.group(2))
+    if not 1 <= k <= n:
+        raise GraderError(f"--shard {text!r}: K must be between 1 and N, e.g. 1/{max(n, 1)}")
+    return k, n
+
+
+def take_shard(tasks: list[Task], shard: tuple[int, int] | None) -> list[Task]:
+    """Every N-th submission by sorted name, starting at the K-th: shards are disjoint,
+    cover the class, and differ in size by at most one."""
+    if shard is None:
+        return list(tasks)
+    k, n = shard
+    return sorted(tasks, key=lambda t: t.id)[k - 1::n]
+
+
+def fingerprints(task: Task, exercises: list[Exercise]) -> dict[str, str | None]:
+    """A short hash of each exercise file graded, so a regrade can tell a changed file apart."""
+    out = {}
+    for e in exercises:
+        found = notebook.locate(task.path, e.file)  # <id>.py or <id>.ipynb
+        out[e.id] = _digest(found) if found else None
+    return out
+
+
+def starters(exercises: list[Exercise]) -> dict[str, str]:
+    """The hash of each exercise's starter as handed out (exercises/<id>/<id>.py), hashed as
+    fingerprints() hashes a submission's file, so a summary can tell an untouched one apart."""
+    out = {}
+    for e in exercises:
+        path = e.path.parent / e.file
+        if path.is_file():
+            out[e.id] = _digest([path])
+    return out
+
+
+def _digest(paths: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for path in paths:
+        try:
+            digest.update(submission_mod.read_capped(path, notebook.MAX_NOTEBOOK_BYTES))
+        except OSError:
+            digest.update(b"<unreadable>")
+    return digest.hexdigest()[:16]
+
+
+def conceal(result: SubmissionResult) -> SubmissionResult:
+    """Hidden checks keep status, points and title; their inputs, values and tracebacks go."""
+    exercises = [replace(e, checks=[_conceal_check(c) for c in e.checks]) for e in result.exercises]
+    return replace(result, exercises=exercises)
+
+
+def _conceal_check(c: CheckResult) -> CheckResult:
+    if not c.hidden or c.status == "passed":
+        return c
+    from grader.checks.messages import both  # imports torch, which a merge job need not install
+
+    message = both("Pemeriksaan tersembunyi ({k}) tidak lulus ({s}): {t}. Inputnya tidak "
+                   "ditampilkan; pelajari lagi ide pemeriksaan ini.",
+                   "Hidden check ({k}) did not pass ({s}): {t}. Its inputs are not shown; "
+                   "revisit the idea it checks.", k=c.kind, s=c.status, t=c.title)
+    # The cause too: it holds names the worker sent (an exception's type, a forbidden API).
+    return replace(c, message=message, counterexample=None, traceback=[], output=None,
+                   output_cut=0, cause=None)
+
+
+def unfinished(task: Task, lost: Lost, exercises: list[Exercise], config: Config) \
+        -> SubmissionResult:
+    """The result of a submission the grader could not finish: every check an error, 0 points,
+    with a message that says it is the grader's fault."""
+    from grader.grading.grade import environment  # imports torch, which a merge job need not install
+    from grader.checks.messages import both
+
+    message = both("Kiriman ini belum selesai dinilai: {d}. Ini kesalahan grader, bukan "
+                   "salahmu; pengajar akan menilainya ulang.",
+                   "This submission could not be graded: {d}. This is the grader's fault, "
+                   "not yours; your teacher will regrade it.", d=lost.detail)
+    rows = [ExerciseResult(id=e.id, title=e.title, status="error", message=message,
+                           checks=[CheckResult(id=c.id, title=c.title, kind=c.kind,
+                                               status="error", points=0.0,
+                                               max_points=c.points, hidden=c.hidden,
+                                               bonus=c.bonus) for c in e.checks])
+            for e in exercises]
+    return SubmissionResult(submission=task.id, exercises=rows,
+                            environment=environment(config, exercises))
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def submission_limit(exercises: list[Exercise], config: Config) -> float:
+    """Seconds one submission may take in all: its exercises' limits, plus a start-up margin.
+    Only a grader fault reaches it, since each exercise already stops at its own limit."""
+    return len(exercises) * (config.time_per_exercise + 2 * config.time_per_call + 10) + 120
+
+
+def run(*, submissions_dir: Path, exercises: list[Exercise], config: Config, lang: str,
+        root: Path, jobs: int | None = None, shard: tuple[int, int] | None = None,
+        out: Path | None = None, on_result=None, target=None) -> Batch:
+    """Grade every submission of a class (or one shard of it) with hidden checks included.
+
+    on_result(task, result, lost) is called as each submission finishes (lost is None unless
+    the grader failed). With out, the outputs are written there (see write_outputs).
+    """
+    started = time.monotonic()
+    if out is not None:
+        _apart(Path(submissions_dir), Path(out))
+    tasks = take_shard(discover(submissions_dir), shard)
+    setup = Setup(spec_paths=tuple(e.path for e in exercises), root=root, config=config)
+    extra = {"target": target} if target is not None else {}
+    results, lost = {}, {}
+    for task, outcome in grade_all(tasks, jobs=jobs or default_jobs(), setup=setup,
+                                   limit=submission_limit(exercises, config), **extra):
+        if isinstance(outcome, Lost):
+            lost[task.id] = outcome
+            outcome = unfinished(task, outcome, exercises, config)
+        results[task.id] = safetext.scrub(conceal(outcome))
+        if on_result:
+            on_result(task, results[task.id], lost.get(task.id))
+    manifest = Manifest(language=lang, exercises=[e.id for e in exercises],
+                        files={t.id: fingerprints(t, exercises) for t in tasks}, shard=shard,
+                        starters=starters(exercises))
+    batch = Batch(results=[results[k] for k in sorted(results)], manifest=manifest, lost=lost,
+                  seconds=time.monotonic() - started)
+    if out is not None:
+        write_outputs(Path(out), batch.results, manifest)
+    return batch
+
+
+def _apart(submissions: Path, out: Path) -> None:
+    """The output folder is rewritten in part, and a folder in DIR would be a submission."""
+    a, b = submissions.resolve(), out.resolve()
+    if a == b or a.is_relative_to(b) or b.is_relative_to(a):
+        raise GraderError(f"--out {out} and the submissions folder {submissions} overlap; "
+                          "write the outputs to a folder outside it, such as out/")
+
+
+def write_outputs(out: Path, results: list[SubmissionResult], manifest: Manifest) -> None:
+    """results.json, batch.json, grades.csv, junit.xml, summary.md, gradescope/<id>/ and
+    feedback/<id>.md."""
+    out.mkdir(parents=True, exist_ok=True)
+    lang = manifest.language
+    batchfile.write(out, results, manifest)
+    csvout.write(out / CSV, results, manifest.exercises)
+    junit.write(out / JUNIT, results, lang)
+    markdown.write(out / SUMMARY, classstats.compute(results, attempt=manifest.attempt), lang)
+    gradescope.write(out, results, lang)
+    feedback.write(out, results, lang)

@@ -1,0 +1,98 @@
+"""Hints one at a time: which hints a student has seen, and how often each exercise failed.
+
+The progress lives in a small JSON file in the working copy (STATE_FILE, ignored by git). A
+hint marked `after_failures: N` in its spec opens only once the student's runs have failed that
+exercise N times. A broken or foreign state file is treated as empty, never as an error: it
+only holds hint progress.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.specs.model import Exercise, Hint
+
+STATE_FILE = ".grader-state.json"
+
+
+@dataclass
+class Step:
+    """What `grader hint` shows next."""
+
+    number: int
+    """1-based number of the hint (0 when there are no hints)."""
+    total: int
+    hint: Hint | None
+    """None when the next hint is still locked or there are no hints."""
+    locked_until: int = 0
+    """Failed runs the next hint needs (when locked)."""
+    failures: int = 0
+    repeat: bool = False
+    """Every hint was shown already: this is the last one again."""
+
+
+class Progress:
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.data = {"shown": {}, "failures": {}}
+        try:
+            raw = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        if isinstance(raw, dict):
+            for key in self.data:
+                if isinstance(raw.get(key), dict):
+                    self.data[key] = {str(k): int(v) for k, v in raw[key].items()
+                                      if isinstance(v, int) and not isinstance(v, bool)}
+
+    @classmethod
+    def of(cls, root: Path) -> "Progress":
+        return cls(Path(root) / STATE_FILE)
+
+    def shown(self, exercise_id: str) -> int:
+        return self.data["shown"].get(exercise_id, 0)
+
+    def failures(self, exercise_id: str) -> int:
+        return self.data["failures"].get(exercise_id, 0)
+
+    def record_run(self, result) -> None:
+        """Count a failed run for each exercise of this result that does not pass (a missing
+        file is not a try)."""
+        for e in result.exercises:
+            if e.status not in ("passed", "missing"):
+                self.data["failures"][e.id] = self.failures(e.id) + 1
+
+    def next_hint(self, exercise: Exercise) -> Step:
+        """The next hint (and mark it shown), or why there is none."""
+        hints, seen = exercise.hints, self.shown(exercise.id)
+        failures = self.failures(exercise.id)
+        if not hints:
+            return Step(number=0, total=0, hint=None, failures=failures)
+        if seen >= len(hints):
+            return Step(number=len(hints), total=len(hints), hint=hints[-1], repeat=True,
+                        failures=failures)
+        hint = hints[seen]
+        if failures < hint.after_failures:
+            return Step(number=seen + 1, total=len(hints), hint=None,
+                        locked_until=hint.after_failures, failures=failures)
+        self.data["shown"][exercise.id] = seen + 1
+        return Step(number=seen + 1, total=len(hints), hint=hint, failures=failures)
+
+    def seen_hints(self, exercise: Exercise) -> list[Hint]:
+        return list(exercise.hints[:self.shown(exercise.id)])
+
+    def reset(self, exercise_id: str) -> None:
+        self.data["shown"].pop(exercise_id, None)
+
+    def save(self) -> None:
+        """Write atomically; a read-only working copy only loses the progress, silently."""
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        try:
+            tmp.write_text(json.dumps(self.data, indent=1, sort_keys=True) + "\n",
+                           encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError:
+            pass

@@ -1,0 +1,146 @@
+"""The student's commands behind the CLI: the course view, `check --only`, hints one at a time,
+and watch. Argument parsing and exit codes stay in grader.cli.main."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from datetime import datetime
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text as RichText
+
+from grader.outcomes import progress as course_mod
+from grader.common.errors import GraderError
+from grader.grading.grade import grade
+from grader.cli.hints import Progress
+from grader.report import course as course_report
+from grader.report import terminal
+from grader.specs.model import Exercise
+
+def shown_path(path: Path) -> str:
+    """A path as the student would type it: relative to where they are, when it is below."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return str(path)
+
+
+def _files(exercises: list[Exercise]) -> dict[str, str]:
+    return {e.id: e.file for e in exercises}
+
+
+def show_course(*, directory: Path, exercises: list[Exercise], config, sandbox, lang: str,
+                console: Console, state_root: Path | None, ran_at: datetime | None = None,
+                remember: bool = True):
+    """Grade the working copy, count failed runs for hints, and print the course view.
+    Returns the SubmissionResult. remember: show kept verdicts of unchanged files
+    (grader.grading.verdicts)."""
+    result = grade(submission_dir=directory, exercises=exercises, config=config,
+                   sandbox=sandbox, remember=remember)
+    if state_root is not None:
+        progress = Progress.of(state_root)
+        progress.record_run(result)
+        progress.save()
+    view = course_mod.view(result, Path(shown_path(directory)), _files(exercises))
+    course_report.render(view, lang, console, ran_at=ran_at)
+    return result
+
+
+def only_checks(exercises: list[Exercise], only: list[str]) -> list[Exercise]:
+    """The exercises with just the named checks (`check ID --only CHECK_ID`)."""
+    known = {c.id for e in exercises for c in e.checks}
+    unknown = [c for c in only if c not in known]
+    if unknown:
+        names = ", ".join(f"{e.id}: {', '.join(c.id for c in e.checks)}" for e in exercises)
+        raise GraderError(f"unknown check(s): {', '.join(unknown)}; known: {names}")
+    out = []
+    for e in exercises:
+        checks = tuple(c for c in e.checks if c.id in only)
+        if checks:
+            out.append(dataclasses.replace(e, checks=checks))
+    return out
+
+
+HINT_WORDS = {
+    "id": {"title": "Petunjuk {n}/{t} untuk {id}", "none": "{id} tidak punya petunjuk.",
+           "locked": "Petunjuk {n}/{t} terbuka setelah {k} kali gagal menjalankan latihan ini "
+                     "(sejauh ini: {f}). Coba dulu, lalu jalankan `python -m grader`.",
+           "last": "Itu petunjuk terakhir. Semua: `python -m grader hint {id} --all`.",
+           "more": "Petunjuk berikutnya: jalankan `python -m grader hint {id}` lagi.",
+           "instructions": "Instruksi"},
+    "en": {"title": "Hint {n}/{t} for {id}", "none": "{id} has no hints.",
+           "locked": "Hint {n}/{t} opens after {k} failed runs of this exercise (so far: {f}). "
+                     "Try first, then run `python -m grader`.",
+           "last": "That was the last hint. All of them: `python -m grader hint {id} --all`.",
+           "more": "Next hint: run `python -m grader hint {id}` again.",
+           "instructions": "Instructions"},
+}
+
+
+def show_hint(exercise: Exercise, lang: str, console: Console, state_root: Path, *,
+              all_seen: bool = False, reset: bool = False) -> None:
+    words = HINT_WORDS[lang]
+    progress = Progress.of(state_root)
+    if reset:
+        progress.reset(exercise.id)
+    console.print(RichText(exercise.title.get(lang), style="bold"))
+    if all_seen or progress.shown(exercise.id) == 0:
+        console.print(RichText(terminal.unwrap(exercise.instructions.get(lang))))
+    if all_seen:
+        for n, h in enumerate(progress.seen_hints(exercise), start=1):
+            console.print(RichText.assemble((f"{n}. ", "cyan"), terminal.unwrap(h.get(lang))))
+        progress.save()
+        return
+    step = progress.next_hint(exercise)
+    progress.save()
+    if step.total == 0:
+        console.print(words["none"].format(id=exercise.id))
+        return
+    if step.hint is None:
+        console.print(RichText(words["locked"].format(n=step.number, t=step.total,
+                                                      k=step.locked_until, f=step.failures),
+                               style="yellow"))
+        return
+    console.print(RichText(words["title"].format(n=step.number, t=step.total, id=exercise.id),
+                           style="bold cyan"))
+    console.print(RichText(terminal.unwrap(step.hint.get(lang))))
+    last = step.repeat or step.number == step.total
+    console.print(RichText((words["last"] if last else words["more"]).format(id=exercise.id),
+                           style="dim"))
+
+
+WATCH_WORDS = {"id": "Menunggu perubahan (Ctrl-C untuk berhenti)...",
+               "en": "Watching for changes (Ctrl-C to stop)..."}
+
+
+def watch_course(*, directory: Path, exercises: list[Exercise], config, sandbox, lang: str,
+                 console: Console, state_root: Path | None, interval: float = 0.5,
+                 stop=None, on_result=None) -> None:
+    """Grade everything once, then re-grade each saved exercise and redraw the course view
+    (cleared, with the time of the run); "next" moves on once an exercise is done."""
+    from grader.cli.watch import watch
+
+    latest: dict = {}
+
+    def regrade(batch):
+        result = grade(submission_dir=directory, exercises=batch, config=config,
+                       sandbox=sandbox, remember=True)
+        if state_root is not None:
+            progress = Progress.of(state_root)
+            progress.record_run(result)
+            progress.save()
+        latest.update({e.id: e for e in result.exercises})
+        whole = dataclasses.replace(result, exercises=[latest[e.id] for e in exercises
+                                                       if e.id in latest])
+        if console.is_terminal:
+            console.clear()
+        view = course_mod.view(whole, Path(shown_path(directory)), _files(exercises))
+        course_report.render(view, lang, console, ran_at=datetime.now())
+        console.print(RichText(WATCH_WORDS[lang], style="dim"))
+        if on_result is not None:
+            on_result(view)
+
+    watch(directory=directory, exercises=exercises, on_change=regrade, interval=interval,
+          stop=stop)

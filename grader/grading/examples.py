@@ -1,0 +1,283 @@
+"""Each check's examples, drawn once and replayed against every submission.
+
+With its fixed seed, hypothesis draws the same examples for every submission that passes them:
+the sequence depends on the seed, the strategy, the example count and hypothesis's version,
+never on the answer, until an example fails. So a check's examples are drawn once (by a
+property that records them and always passes) and kept, with the reference values the kinds
+compute for them (`Judging.remember`). Grading replays them against a submission
+(grader.grading.grade.replayed, through Session.stream); a check whose replay meets a failure is handed to hypothesis as before, which
+draws the same examples again, meets the same first failure and shrinks it: the verdict and the
+counterexample are those hypothesis gives without replay.
+
+Where they are kept: in memory for the life of the process (a class batch, `watch`), and for
+single runs (`check`, `validate`) also on disk, in speccache.folder()/examples, one file per
+check named by a hash of the grader's sources and versions (speccache), the spec's bytes, the
+check, what it draws from, the seed and the example count: never trusted across versions, safe
+to delete, and read back by an unpickler that builds only tensors and a few data classes of the
+grader's (grader.common.safepickle: data, never code). `batch` does not read the disk: grades depend on
+nothing a worker process could have written. GRADER_REPLAY=off grades without replay
+(each check in hypothesis alone, as before).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+from hypothesis import given
+from hypothesis import seed as hseed
+
+from grader.common import safepickle
+from grader.loader import plugins, speccache
+from grader.specs import strategies
+from grader.specs.model import Check, Exercise
+
+FORMAT = 1
+
+
+@dataclass
+class Drawn:
+    """One check's examples in hypothesis's order, and what kinds remembered about each."""
+
+    key: str
+    inputs: list[dict]
+    memo: list[dict] = field(default_factory=list)
+    saved: int = -1
+    """How many memo entries the disk copy holds (-1: none on disk)."""
+
+    def __post_init__(self):
+        if len(self.memo) != len(self.inputs):
+            self.memo = [{} for _ in self.inputs]
+
+    def example(self, i: int) -> dict:
+        """A copy of example i: a kind may change the inputs it is given, never the store's."""
+        return copied(self.inputs[i])
+
+    def entries(self) -> int:
+        return sum(len(m) for m in self.memo)
+
+
+def copied(value):
+    """copy.deepcopy(value), at about a quarter of its cost for what examples hold: containers,
+    numbers and plain tensors with storages of their own (clone() keeps their values, dtype,
+    shape and requires_grad). Anything else (a view, a subclass, a tensor with a .grad or
+    beside another on one storage, an object of any other type) is left to deepcopy, whole."""
+    tensors: dict[int, torch.Tensor] = {}
+    try:
+        out = _copy(value, tensors, set(), 0)
+    except _Odd:
+        return copy.deepcopy(value)
+    return out
+
+
+class _Odd(Exception):
+    """A value _copy leaves to deepcopy."""
+
+
+def _copy(value, tensors: dict, storages: set, depth: int):
+    if value is None or type(value) in (bool, int, float, complex, str):
+        return value
+    if depth > 32:
+        raise _Odd
+    if type(value) is torch.Tensor:
+        if id(value) in tensors:
+            return tensors[id(value)]
+        storage = value.untyped_storage().data_ptr() or None  # (None: holds no bytes)
+        if ((storage is not None and storage in storages) or value.grad is not None
+                or not value.is_leaf or not value.is_contiguous() or value.storage_offset()
+                or value.untyped_storage().nbytes() != value.numel() * value.element_size()):
+            raise _Odd
+        storages.add(storage)
+        out = tensors[id(value)] = value.detach().clone().requires_grad_(value.requires_grad)
+        return out
+    if type(value) is dict:
+        return {k: _copy(v, tensors, storages, depth + 1) for k, v in value.items()}
+    if type(value) is list:
+        return [_copy(v, tensors, storages, depth + 1) for v in value]
+    if type(value) is tuple:
+        return tuple(_copy(v, tensors, storages, depth + 1) for v in value)
+    raise _Odd
+
+
+_MEMORY: dict[str, Drawn] = {}
+_disk = True
+
+
+def enabled() -> bool:
+    return os.environ.get("GRADER_REPLAY", "").strip().lower() not in speccache.OFF
+
+
+def memory_only() -> None:
+    """Keep examples in this process only (batch: grades never read files a worker could have
+    written)."""
+    global _disk
+    _disk = False
+
+
+def key(exercise: Exercise, check: Check, examples: int, seed: int) -> str:
+    """The examples' name: the grader and its versions, the spec's bytes, and what the check
+    draws from (an exercise changed in memory, say with one check's dtypes narrowed, is
+    another key even with the same bytes on disk)."""
+    drawn_from = repr((check.kind, check.args, check.dtypes, check.options, check.expect,
+                       exercise.dims))
+    text = (f"{FORMAT}/{speccache.code_digest()}/{exercise.id}/{exercise.spec_hash}/"
+            f"{exercise.plugin_digest}/"
+            f"{check.id}/{drawn_from}/{examples}/{seed}")
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def draw(exercise: Exercise, check: Check, kind, examples: int, seed: int) -> list[dict]:
+    """The examples hypothesis gives a property that passes every one, in its order."""
+    drawn: list[dict] = []
+
+    def record(inputs):
+        drawn.append(inputs)
+
+    test = given(kind.strategy(exercise, check))(record)
+    test = strategies.profile(examples)(test)
+    hseed(seed)(test)()
+    return drawn
+
+
+def examples(exercise: Exercise, check: Check, kind, examples_count: int, seed: int) -> Drawn:
+    """This check's examples: from memory, from disk, or drawn now (and kept)."""
+    k = key(exercise, check, examples_count, seed)
+    found = _MEMORY.get(k)
+    if found is None:
+        found = _load(k)
+        if found is None:
+            found = Drawn(k, draw(exercise, check, kind, examples_count, seed))
+        _MEMORY[k] = found
+    return found
+
+
+def on_disk(k: str) -> bool:
+    path = _path(k)
+    return path is not None and path.is_file()
+
+
+class Drawer:
+    """A forked process that draws checks' examples to the disk store, from the last check to
+    grade backwards, while this process grades from the first: a cold run uses a second core
+    for drawing. It stops where it meets a check already on disk (drawn by this process) or
+    when stopped; either side draws what the other has not."""
+
+    MIN_CHECKS = 6
+    """Fewer checks to draw than this are drawn here (a fork costs more than it saves)."""
+
+    def __init__(self, pid: int):
+        self.pid = pid
+
+    @classmethod
+    def start(cls, todo: list) -> "Drawer | None":
+        """todo: (exercise, check, kind, count, seed) in grading order. None where it does not
+        pay or cannot be done (no fork, one core, no disk store, few checks to draw)."""
+        if not _disk or speccache.folder() is None:
+            return None
+        keyed = [(key(e, c, count, seed), (e, c, kind, count, seed))
+                 for e, c, kind, count, seed in todo]
+        keyed = [(k, t) for k, t in keyed if k not in _MEMORY and not on_disk(k)]
+        if len(keyed) < cls.MIN_CHECKS or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
+            return None
+        try:
+            pid = os.fork()
+        except OSError:
+            return None
+        if pid:
+            return cls(pid)
+        code = 0
+        try:  # the child: draw backwards until the grading process's side is reached
+            for k, (exercise, check, kind, count, seed) in reversed(keyed):
+                if on_disk(k):
+                    break
+                save(Drawn(k, draw(exercise, check, kind, count, seed)))
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)  # never the parent's atexit handlers or buffered output
+
+    def stop(self) -> None:
+        import signal
+
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+
+
+def forget() -> None:
+    """Empty the in-memory store (tests)."""
+    _MEMORY.clear()
+
+
+def _path(k: str) -> Path | None:
+    where = speccache.folder() if _disk else None
+    return None if where is None else where / "examples" / f"{k}.pickle"
+
+
+CORE_DATA = {("grader.common.wire", "TensorFacts"), ("grader.common.wire", "Opaque")}
+"""The grader's own data classes a file of examples may name (besides tensors)."""
+
+
+def allowed() -> set[tuple[str, str]]:
+    """The only classes a file of examples may name: the grader's data classes and those of
+    the exercise plugins loaded (grader.loader.plugins.DATA). Anything else makes the file
+    unreadable, and it is drawn again."""
+    return CORE_DATA | plugins.DATA
+
+
+def _load(k: str) -> Drawn | None:
+    path = _path(k)
+    if path is None or not path.is_file():
+        return None
+    try:
+        data = safepickle.loads(path.read_bytes(), allowed())
+        if data.get("key") != k or not isinstance(data.get("inputs"), list):
+            return None
+        drawn = Drawn(k, data["inputs"], data.get("memo") or [])
+    except Exception:  # unreadable, truncated, another format: draw again
+        return None
+    drawn.saved = drawn.entries()
+    return drawn
+
+
+def save(drawn: Drawn) -> None:
+    """Write the examples and their memo to disk when the memo grew since (best effort: a
+    value that cannot be kept is left out, a folder that cannot be written is left alone)."""
+    path = _path(drawn.key)
+    if path is None or drawn.entries() == drawn.saved:
+        return
+    memo = [{k: v for k, v in m.items() if _keepable(v)} for m in drawn.memo]
+    if safepickle.save(path, {"key": drawn.key, "inputs": drawn.inputs, "memo": memo}):
+        drawn.saved = drawn.entries()
+
+
+def _keepable(value) -> bool:
+    try:
+        safepickle.loads(safepickle.dumps(value), allowed())
+    except Exception:
+        return False
+    return True
+
+
+def same(a, b) -> bool:
+    """Whether two drawn examples are the same values in the same layout."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, torch.Tensor):
+        return (a.dtype == b.dtype and a.shape == b.shape and a.stride() == b.stride()
+                and a.storage_offset() == b.storage_offset() and torch.equal(a, b))
+    if isinstance(a, float):
+        return a == b or (a != a and b != b)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if hasattr(a, "__dataclass_fields__"):
+        return all(same(getattr(a, f), getattr(b, f)) for f in a.__dataclass_fields__)
+    return a == b

@@ -1,0 +1,98 @@
+"""A student's verdicts kept per exercise file, so that a run re-grades only what changed.
+
+A student checks the whole course again and again while editing one file. An exercise's result
+depends on the bytes of its file (and of the .py files beside it, which its scratch copy gets),
+the spec, the checks chosen, the configuration and the grader (sources and versions): with all of them the same, grading gives the same verdict, so the kept
+one is shown instead (`check --fresh` grades everything again).
+
+Only verdicts judged from the answer's own data are kept: passed, failed, a check skipped, or an
+exception the student's code raised. Anything that involved time, memory, a crash, the machine
+or the grader (timeouts, lost workers, "grader error", an import that failed) is graded again on
+the next run. The student's commands (`check`, the course view, `watch`) use this; `batch`,
+`validate` and everything a grade depends on never do. Kept in speccache.folder()/verdicts,
+outside the project, safe to delete; GRADER_CACHE=off turns it off.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from grader.common import safepickle
+from grader.loader import speccache
+from grader.submissions import notebook, files as submission
+from grader.outcomes.results import CheckResult, ExerciseResult
+from grader.specs.model import Exercise
+
+_ALLOWED = {("grader.outcomes.results", "ExerciseResult"), ("grader.outcomes.results", "CheckResult"),
+            ("grader.specs.model", "Text"), ("grader.specs.model", "Hint")}
+KEPT_CHECK = {"passed", "failed", "skipped"}
+
+
+def key(exercise: Exercise, submission_dir: Path, config, include_hidden: bool) -> str | None:
+    """The key of this exercise's verdict for the file in submission_dir (None: nothing to
+    key on, such as a missing file or two candidates)."""
+    found = notebook.locate(submission_dir, exercise.file)
+    if len(found) != 1:
+        return None
+    try:
+        data = found[0].read_bytes()
+    except OSError:
+        return None
+    h = hashlib.sha256()
+    settings = json.dumps({k: repr(v) for k, v in sorted(dataclasses.asdict(config).items())})
+    record = ""
+    if exercise.recorded is not None:  # a release's recorded examples: what it judges with
+        try:
+            stat = exercise.recorded.stat()
+            record = f"{stat.st_size}/{stat.st_mtime_ns}"
+        except OSError:
+            return None
+    for part in (speccache.code_digest(), exercise.id, exercise.spec_hash,
+                 exercise.plugin_digest, record,
+                 ",".join(c.id for c in exercise.checks), settings, str(include_hidden),
+                 os.environ.get("GRADER_SANDBOX", ""), found[0].name):
+        h.update(part.encode() + b"\0")
+    h.update(data)
+    # The files its scratch copy gets beside it (a helper module it may import): with no
+    # bytes of the file itself counted against their cap, at least those the copy gets.
+    for name, other in submission.beside(found[0], exercise.file):
+        h.update(b"\0" + name.encode() + b"\0" + other)
+    return h.hexdigest()[:40]
+
+
+def _path(k: str) -> Path | None:
+    where = speccache.folder()
+    return None if where is None else where / "verdicts" / f"{k}.pickle"
+
+
+def recall(k: str | None) -> ExerciseResult | None:
+    path = _path(k) if k else None
+    if path is None:
+        return None
+    try:
+        result = safepickle.loads(path.read_bytes(), _ALLOWED)
+    except Exception:  # absent, unreadable, another format: grade
+        return None
+    return result if isinstance(result, ExerciseResult) else None
+
+
+def keepable(result: ExerciseResult) -> bool:
+    """A verdict judged from the answer's data alone (see the module's docstring)."""
+    if result.status not in ("passed", "failed") or result.message is not None:
+        return False
+    return all(c.status in KEPT_CHECK or _raised(c) for c in result.checks)
+
+
+def _raised(check: CheckResult) -> bool:
+    return check.status == "error" and (check.cause or "").startswith("raised:")
+
+
+def keep(k: str | None, result: ExerciseResult) -> None:
+    path = _path(k) if k else None
+    if path is None or not keepable(result):
+        return
+    safepickle.save(path, dataclasses.replace(result, seconds=0.0))

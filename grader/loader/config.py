@@ -1,0 +1,139 @@
+"""config.yaml: the grader's defaults, each validated with an error that names its key."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+
+from grader.common import yamlfile
+from grader.common.errors import GraderError, SpecError
+
+LANGUAGES = ("id", "en")
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(B|KiB|MiB|GiB|KB|MB|GB)?\s*$")
+_UNITS = {None: 1, "B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30,
+          "KB": 10**3, "MB": 10**6, "GB": 10**9}
+
+
+@dataclass(frozen=True)
+class Config:
+    language: str = "id"
+    """Language of titles, feedback and hints: id or en."""
+    seed: int = 20261202
+    """Seed for hypothesis, so that every student sees the same examples (public: the students'
+    release records its examples with it)."""
+    grading_seed: int | None = None
+    """Seed `batch` and the Gradescope autograder draw with: the teacher's, never in a release,
+    so that the grade is decided on inputs no student saw (GRADER_GRADING_SEED overrides it)."""
+    examples: int = 60
+    """Examples hypothesis draws per check."""
+    time_per_call: float = 5.0
+    """Seconds one call of a student's function (or the file's import) may take."""
+    time_per_exercise: float = 120.0
+    """Seconds all checks of one exercise may take together."""
+    memory_per_worker: int = 2 * 2**30
+    """Bytes of address space one worker may use."""
+    output_cap: int = 2**20
+    """Bytes a worker may print."""
+    seed_source: str = "seed"
+    """Where `seed` came from (recorded in results); not a key of config.yaml."""
+    gradebook: Path | None = None
+    """SQLite file where `batch` records every run (None: no gradebook); relative paths are
+    relative to the config file."""
+
+    def with_overrides(self, **changes) -> "Config":
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+def parse_size(text) -> int | None:
+    if isinstance(text, bool):
+        return None
+    if isinstance(text, int):
+        return text
+    match = _SIZE.match(str(text))
+    if not match:
+        return None
+    return int(float(match.group(1)) * _UNITS[match.group(2)])
+
+
+def load(path: Path) -> Config:
+    node = yamlfile.load(path)
+    node.reject_unknown({f.name for f in fields(Config)} - {"seed_source"})
+    values = {}
+    if "language" in node:
+        lang = node.get_typed("language", str)
+        if lang not in LANGUAGES:
+            raise node.error("language", f"expected id or en, got {lang!r}")
+        values["language"] = lang
+    if "seed" in node:
+        values["seed"] = node.get_typed("seed", int)
+    if node.get("grading_seed") is not None:
+        values["grading_seed"] = node.get_typed("grading_seed", int)
+    if "examples" in node:
+        values["examples"] = _positive(node, "examples", int)
+    for key in ("time_per_call", "time_per_exercise"):
+        if key in node:
+            values[key] = float(_positive(node, key, float))
+    for key in ("memory_per_worker", "output_cap"):
+        if key in node:
+            size = parse_size(node[key])
+            if not size or size <= 0:
+                raise node.error(key, f"expected a size such as 2GiB or 512MiB, got {node[key]!r}")
+            values[key] = size
+    if node.get("gradebook") is not None:
+        values["gradebook"] = _gradebook(node, Path(path).resolve().parent)
+    if values.get("memory_per_worker", 2**30) < 256 * 2**20:
+        raise node.error("memory_per_worker", "too small for torch; use at least 256MiB")
+    return Config(**values)
+
+
+def _gradebook(node, base: Path) -> Path:
+    """A file path for the SQLite gradebook, relative to the config file's folder."""
+    text = node.get_typed("gradebook", str, what="a file path such as grades/gradebook.sqlite")
+    if not text.strip():
+        raise node.error("gradebook", "expected a file path such as grades/gradebook.sqlite, "
+                                      "got an empty string")
+    path = base / Path(text.strip()).expanduser()
+    if path.is_dir():
+        raise node.error("gradebook", f"{text!r} is a directory; give a file inside it, "
+                                      f"such as {text.rstrip('/')}/gradebook.sqlite")
+    return path
+
+
+def _positive(node, key: str, kind):
+    value = node.get_typed(key, kind)
+    if value <= 0:
+        raise node.error(key, f"expected a positive number, got {value!r}")
+    return value
+
+
+GRADING_SEED_ENV = "GRADER_GRADING_SEED"
+
+
+def grading_seed(config: Config) -> tuple[int, str]:
+    """(the seed a class is graded with, where it comes from): $GRADER_GRADING_SEED (a CI
+    secret), else the config's grading_seed, else the public seed, which students have seen."""
+    text = os.environ.get(GRADING_SEED_ENV, "").strip()
+    if text:
+        try:
+            return int(text), f"${GRADING_SEED_ENV}"
+        except ValueError:
+            raise GraderError(f"${GRADING_SEED_ENV}: expected an integer seed, got "
+                              f"{text[:40]!r}") from None
+    if config.grading_seed is not None:
+        return config.grading_seed, "grading_seed"
+    return config.seed, "seed (public)"
+
+
+def default_path() -> Path:
+    return Path(__file__).resolve().parents[2] / "config.yaml"
+
+
+def load_or_default(path: Path | None) -> Config:
+    path = path or default_path()
+    if not path.exists():
+        if path == default_path():
+            return Config()
+        raise SpecError(path, None, "", "config file not found; check the --config path")
+    return load(path)

@@ -1,0 +1,132 @@
+"""Numbers about a whole class, derived from its results: what the class summary reports.
+
+The score distribution and, per check, how many of the submissions that attempted its exercise
+passed it, lowest pass rate first, so a teacher sees which idea the class missed; those that did
+not attempt it (no file, or the starter as handed out) are counted apart.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+
+from grader.outcomes.results import SubmissionResult
+from grader.specs.model import Text
+
+BUCKETS = 10
+"""The distribution's bins: [0, 10%), [10%, 20%), ... [90%, 100%), then full marks apart."""
+
+
+@dataclass
+class CheckStats:
+    exercise: str
+    check: str
+    title: Text
+    kind: str
+    hidden: bool
+    bonus: bool
+    statuses: Counter = field(default_factory=Counter)
+    """Submissions that attempted the exercise, per check status (passed, failed, error,
+    timeout, skipped)."""
+
+    @property
+    def total(self) -> int:
+        return sum(self.statuses.values())
+
+    @property
+    def passed(self) -> int:
+        return self.statuses["passed"]
+
+    @property
+    def rate(self) -> float:
+        return self.passed / self.total if self.total else 0.0
+
+
+@dataclass
+class ExerciseStats:
+    id: str
+    title: Text
+    max_score: float
+    scores: list[float] = field(default_factory=list)
+    """The scores of the submissions that attempted the exercise."""
+    statuses: Counter = field(default_factory=Counter)
+    """Submissions that attempted it, per exercise status (passed, failed, error, timeout)."""
+    not_attempted: Counter = field(default_factory=Counter)
+    """Submissions that did not: missing (no file) or untouched (the starter, or empty)."""
+
+    @property
+    def attempted(self) -> int:
+        return len(self.scores)
+
+    @property
+    def mean(self) -> float:
+        return statistics.fmean(self.scores) if self.scores else 0.0
+
+
+@dataclass
+class ClassStats:
+    submissions: int
+    max_score: float
+    scores: list[float]
+    """Every submission's total, in submission order."""
+    full_marks: int
+    distribution: list[tuple[float, float, int]]
+    """(low %, high %, submissions) per bin; the last bin is exactly 100% (full marks)."""
+    exercises: list[ExerciseStats]
+    checks: list[CheckStats]
+    """Lowest pass rate first; ties in the course's order; checks nobody attempted last."""
+
+    @property
+    def mean(self) -> float:
+        return statistics.fmean(self.scores) if self.scores else 0.0
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.scores) if self.scores else 0.0
+
+
+def _full(r: SubmissionResult) -> bool:
+    return r.max_score > 0 and r.score >= r.max_score
+
+
+def _bin(r: SubmissionResult) -> int:
+    if _full(r):
+        return BUCKETS
+    return min(int(BUCKETS * r.score / r.max_score), BUCKETS - 1) if r.max_score > 0 else 0
+
+
+def compute(results: list[SubmissionResult], attempt=None) -> ClassStats:
+    """attempt(submission id, exercise id) says attempted, missing or untouched (default: by
+    the exercise's status, missing or not); exercise and check rates count attempts only."""
+    exercises: dict[str, ExerciseStats] = {}
+    checks: dict[tuple[str, str], CheckStats] = {}
+    counts = [0] * (BUCKETS + 1)
+    for r in results:
+        counts[_bin(r)] += 1
+        for e in r.exercises:
+            ex = exercises.setdefault(e.id, ExerciseStats(e.id, e.title, e.max_score))
+            how = "missing" if e.status == "missing" else (
+                attempt(r.submission, e.id) if attempt else "attempted")
+            for c in e.checks:  # every check is listed, even one nobody attempted
+                checks.setdefault((e.id, c.id), CheckStats(e.id, c.id, c.title, c.kind,
+                                                           c.hidden, c.bonus))
+            if how != "attempted":
+                ex.not_attempted[how] += 1
+                continue
+            ex.scores.append(e.score)
+            ex.statuses[e.status] += 1
+            for c in e.checks:
+                checks[(e.id, c.id)].statuses[c.status] += 1
+    order = {key: i for i, key in enumerate(checks)}
+    ranked = sorted(checks.values(),  # nobody attempted: no rate, listed last
+                    key=lambda c: (not c.total, c.rate, order[(c.exercise, c.check)]))
+    width = 100 / BUCKETS
+    distribution = [(i * width, (i + 1) * width, counts[i]) for i in range(BUCKETS)]
+    distribution.append((100.0, 100.0, counts[BUCKETS]))
+    max_score = max((r.max_score for r in results), default=0.0)
+    return ClassStats(submissions=len(results), max_score=max_score,
+                      scores=[r.score for r in results],
+                      full_marks=sum(_full(r) for r in results),
+                      distribution=distribution, exercises=list(exercises.values()),
+                      checks=ranked)

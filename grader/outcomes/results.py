@@ -1,0 +1,94 @@
+"""The result model: plain data that every reporter (terminal, JSON, CSV, JUnit) reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from grader.specs.model import Text
+
+CHECK_STATUSES = ("passed", "failed", "error", "timeout", "skipped")
+EXERCISE_STATUSES = ("passed", "failed", "error", "timeout", "missing")
+PUBLIC_SEEDS = ("seed", "recorded")
+"""Seed sources a student may see (grading.environment); any other is the teacher's secret."""
+
+
+def shown_environment(environment: dict | None) -> dict:
+    """A result's environment as a student may see it: a grading seed is left out."""
+    env = dict(environment or {})
+    if env.get("seed_source", "seed") not in PUBLIC_SEEDS:
+        env.pop("seed", None)
+    return env
+
+
+@dataclass
+class CheckResult:
+    id: str
+    title: Text
+    kind: str
+    status: str
+    points: float
+    max_points: float
+    message: Text | None = None
+    counterexample: str | None = None
+    hint: Text | None = None
+    traceback: list[str] = field(default_factory=list)
+    hidden: bool = False
+    bonus: bool = False
+    cause: str | None = None
+    """The same key on every check one failure blocks (see checks.base.Verdict.cause)."""
+    output: str | None = None
+    """What the student's code printed during the failing call (capped), if anything."""
+    output_cut: int = 0
+    """Characters of that output left out (beyond the cap)."""
+    helpful_hints: tuple[int, ...] = ()
+    """Numbers (1-based) of the exercise's hints that help with this check."""
+
+
+@dataclass
+class ExerciseResult:
+    id: str
+    title: Text
+    status: str
+    checks: list[CheckResult]
+    message: Text | None = None
+    """Why the whole exercise could not be graded (missing file, import failed, ...)."""
+    traceback: list[str] = field(default_factory=list)
+    file: str | None = None
+    seconds: float = 0.0
+    hidden_checks: int = 0
+    """Checks that only run in batch mode (not included in this result)."""
+
+    @property
+    def score(self) -> float:
+        return sum(c.points for c in self.checks if not c.bonus)
+
+    @property
+    def max_score(self) -> float:
+        return sum(c.max_points for c in self.checks if not c.bonus)
+
+    @property
+    def bonus_score(self) -> float:
+        return sum(c.points for c in self.checks if c.bonus)
+
+    @property
+    def bonus_max(self) -> float:
+        return sum(c.max_points for c in self.checks if c.bonus)
+
+
+@dataclass
+class SubmissionResult:
+    submission: str
+    exercises: list[ExerciseResult]
+    environment: dict
+
+    @property
+    def score(self) -> float:
+        return sum(e.score for e in self.exercises)
+
+    @property
+    def max_score(self) -> float:
+        return sum(e.max_score for e in self.exercises)
+
+    @property
+    def full_marks(self) -> bool:
+        return all(e.status == "passed" for e in self.exercises)

@@ -1,0 +1,200 @@
+"""`python -m grader release OUT`: the students' repository, derived from the teacher's.
+
+OUT gets, per exercise, the starter the spec names, the spec without its hidden checks and
+without reference code (grader/loader/publicspec.py), the recorded examples the students' grader
+judges with instead (grader/grading/recorded.py, drawn with the config's public seed) and, for an
+exercise with a plugin, the plugin's code but its teacher.py (the code that computes answers).
+Besides them: the grader, config.yaml
+without the teacher's gradebook and grading seed, requirements.txt without the test runner,
+pyproject.toml, a bilingual README, a .gitignore and a GitHub Actions workflow that grades the
+visible checks on every push (templates in grader/templates/). Nothing of solutions/, tests/ or
+benchmarks/. The copy is built in a scratch folder and checked there (grader/release/selfcheck.py)
+before anything is written to OUT, so a release that fails its checks leaves OUT as it was.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.grading import plot, recorded
+from grader.loader import config as config_mod, publicspec
+from grader.release import selfcheck as releasecheck
+from grader.common import plugins
+from grader.common.errors import GraderError
+from grader.specs.model import Exercise
+
+PACKAGE = Path(__file__).resolve().parents[1]
+TEMPLATES = PACKAGE / "templates"
+WORKFLOW = Path(".github") / "workflows" / "grader.yml"
+KEEP = ".git"
+"""What --force keeps in OUT: the history of the students' template repository."""
+_IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
+
+
+@dataclass
+class Release:
+    out: Path
+    exercises: list[str]
+    hidden: dict[str, int]
+    """Per exercise id: the hidden checks removed from its spec."""
+    files: int
+    recorded: dict[str, int]
+    """Per exercise id: the examples recorded for its visible checks."""
+    grading_seed: bool
+    """Whether the teacher's config holds a grading seed apart from the public one."""
+
+
+def release(*, root: Path, out: Path, exercises: list[Exercise], force: bool = False,
+            python: str | None = None, on_step=None) -> Release:
+    """Write the students' repository for these exercises to OUT, checked before it is written.
+
+    on_step(text) is told what is being done (the starters' grading takes a while)."""
+    root, out = Path(root).resolve(), Path(out)
+    check_target(root, out, force)
+    staging = Path(tempfile.mkdtemp(prefix="grader-release-"))
+    config = config_mod.load_or_default(root / "config.yaml" if (root / "config.yaml").is_file()
+                                        else None)
+    try:
+        hidden = write_tree(root=root, exercises=exercises, dest=staging)
+        counts = write_records(exercises=exercises, dest=staging, config=config, on_step=on_step)
+        releasecheck.verify(folder=staging, root=root, exercises=exercises, python=python,
+                            on_step=on_step)
+        for cache in staging.rglob("__pycache__"):
+            shutil.rmtree(cache, ignore_errors=True)
+        files = sum(1 for p in staging.rglob("*") if p.is_file())
+        install(staging, out)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return Release(out=out, exercises=[e.id for e in exercises], hidden=hidden, files=files,
+                   recorded=counts, grading_seed=config.grading_seed is not None)
+
+
+def check_target(root: Path, out: Path, force: bool) -> None:
+    """OUT lies outside the project and holds nothing (but a .git) unless --force."""
+    o = out.resolve()
+    if o == root or o.is_relative_to(root):
+        raise GraderError(f"release: {out} is inside the project {root}; write the students' "
+                          f"copy outside it, e.g. ../{root.name}-student")
+    if root.is_relative_to(o):
+        raise GraderError(f"release: {out} contains the project {root}; choose a new folder "
+                          f"outside it, e.g. ../{root.name}-student")
+    if o.exists() and not o.is_dir():
+        raise GraderError(f"release: {out} is a file; give a folder")
+    if not o.exists() or not [p for p in o.iterdir() if p.name != KEEP]:
+        return
+    if not force:
+        raise GraderError(f"release: {out} is not empty; choose a new or empty folder, or add "
+                          f"--force to replace what is in it (its {KEEP} is kept)")
+    if o == Path.home().resolve() or o == Path(o.anchor):
+        raise GraderError(f"release: refusing to replace the contents of {out}; choose a "
+                          "folder for the students' repository")
+
+
+def write_tree(*, root: Path, exercises: list[Exercise], dest: Path) -> dict[str, int]:
+    """The release's files under dest; returns the hidden checks removed per exercise."""
+    shutil.copytree(PACKAGE, dest / "grader", ignore=_IGNORE)
+    hidden = {}
+    for e in exercises:
+        target = dest / "exercises" / e.id
+        target.mkdir(parents=True)
+        starter = e.path.parent / e.file
+        if starter.is_file():  # a missing one is told by the release's own check
+            shutil.copyfile(starter, target / e.file)
+        if e.plugin is not None:  # its code but the teacher's module, which computes answers
+            for path in plugins.shipped(e.plugin):
+                copy = target / plugins.FOLDER / path.relative_to(e.plugin)
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, copy)
+        text, hidden[e.id] = publicspec.public(e.path.read_text(encoding="utf-8"),
+                                               recorded=recorded.RECORD_FILE)
+        (target / e.path.name).write_text(text, encoding="utf-8")
+    (dest / "exercises" / "ORDER").write_text("".join(f"{e.id}\n" for e in exercises))
+    if (root / "config.yaml").is_file():
+        (dest / "config.yaml").write_text(
+            public_config((root / "config.yaml").read_text(encoding="utf-8")), encoding="utf-8")
+    requirements = ""
+    if (root / "requirements.txt").is_file():
+        requirements = public_requirements((root / "requirements.txt").read_text())
+        (dest / "requirements.txt").write_text(requirements)
+    if (root / "pyproject.toml").is_file():
+        shutil.copyfile(root / "pyproject.toml", dest / "pyproject.toml")
+    (dest / "README.md").write_text(readme(exercises, hidden, requirements), encoding="utf-8")
+    shutil.copyfile(TEMPLATES / "gitignore", dest / ".gitignore")
+    (dest / WORKFLOW).parent.mkdir(parents=True)
+    shutil.copyfile(TEMPLATES / "classroom.yml", dest / WORKFLOW)
+    return hidden
+
+
+def write_records(*, exercises: list[Exercise], dest: Path, config, on_step=None) -> dict:
+    """Each exercise's recorded examples beside its released spec; returns their counts."""
+    counts = {}
+    for e in exercises:
+        if on_step:
+            on_step(f"recording the examples of {e.id} (seed {config.seed})")
+        records = {c.id: recorded.record(e, c, c.examples or config.examples, config.seed)
+                   for c in recorded.recordable(e)}
+        curves = {c.id: plot.reference_curve(e, c) for c in e.checks
+                  if not c.hidden and plot.plottable(c)}
+        recorded.write(dest / "exercises" / e.id / recorded.RECORD_FILE, e, records,
+                       config.seed, curves)
+        counts[e.id] = sum(len(d.inputs) for d in records.values())
+    return counts
+
+
+def public_config(text: str, grading_seed: bool = False) -> str:
+    """The teacher's config.yaml with no gradebook (the teacher's grades stay theirs) and, unless
+    grading_seed (the teacher's own autograder), no grading seed: the students' copy draws with
+    the public seed only."""
+    text = re.sub(r"(?m)^gradebook:.*$", "gradebook: null", text)
+    if not grading_seed:
+        text = re.sub(r"(?m)^(?:#[^\n]*\n)*grading_seed:.*(?:\n|$)", "", text)
+    return text
+
+
+def public_requirements(text: str) -> str:
+    """requirements.txt without the test runner: students run the grader, not the tests."""
+    return "".join(line for line in text.splitlines(keepends=True)
+                   if not re.match(r"\s*pytest\b", line))
+
+
+def _torch(requirements: str) -> str:
+    found = re.search(r"(?m)^\s*(torch\s*[=<>!~][^#\s]*)", requirements)
+    return f'"{found.group(1)}"' if found else "torch"
+
+
+def _table(exercises: list[Exercise], hidden: dict[str, int], lang: str) -> str:
+    head = ("| id | Latihan | Poin | Pemeriksaan tersembunyi |" if lang == "id"
+            else "| id | Exercise | Points | Hidden checks |")
+    rows = [head, "|---|---|--:|--:|"]
+    for e in exercises:
+        visible = sum(c.points for c in e.checks if not c.hidden and not c.bonus)
+        title = e.title.get(lang).replace("|", "\\|")
+        rows.append(f"| `{e.id}` | {title} | {visible:g} | {hidden.get(e.id, 0)} |")
+    return "\n".join(rows)
+
+
+def readme(exercises: list[Exercise], hidden: dict[str, int], requirements: str) -> str:
+    text = (TEMPLATES / "README.student.md").read_text(encoding="utf-8")
+    for key, value in (("exercises_id", _table(exercises, hidden, "id")),
+                       ("exercises_en", _table(exercises, hidden, "en")),
+                       ("torch", _torch(requirements)),
+                       ("first", exercises[0].id if exercises else "ID")):
+        text = text.replace("{{" + key + "}}", value)
+    return text
+
+
+def install(staging: Path, out: Path) -> None:
+    """Replace what OUT holds (but its .git) with the checked release."""
+    out.mkdir(parents=True, exist_ok=True)
+    for entry in out.iterdir():
+        if entry.name == KEEP:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+    shutil.copytree(staging, out, dirs_exist_ok=True)

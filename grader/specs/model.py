@@ -1,0 +1,159 @@
+"""Exercise specs (exercises/<id>/exercise.yaml): the model, plain frozen data.
+
+A spec says what the student writes (entry points in one file), what it is compared with
+(reference expressions evaluated by torch in the grader), and the checks with their points.
+Reading and validating exercise.yaml into this model is grader.loader.specfile's work.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.common.yamlfile import Node
+
+FORMAT = 1
+DTYPES = ("float16", "bfloat16", "float32", "float64")
+
+
+@dataclass(frozen=True)
+class Text:
+    """A text in both of the course's languages."""
+
+    id: str
+    en: str
+
+    def get(self, lang: str) -> str:
+        return self.en if lang == "en" else self.id
+
+
+@dataclass(frozen=True)
+class Hint(Text):
+    """One of an exercise's hints, shown one at a time by `grader hint`."""
+
+    after_failures: int = 0
+    """Shown only once the student's runs have failed this exercise this many times."""
+    checks: tuple[str, ...] = ()
+    """Ids of the checks this hint helps with: a failed one names it."""
+
+
+@dataclass(frozen=True)
+class TensorArg:
+    """A tensor input drawn by hypothesis."""
+
+    name: str
+    shape: object
+    """"any" (0 to 3 dims), or a tuple of dimension names and fixed sizes."""
+    low: float = -5.0
+    high: float = 5.0
+    dtype: str | None = None
+    """None: the check's dtype."""
+    like: str | None = None
+    """Same shape as this other argument (an upstream gradient, say)."""
+    contiguous: bool = True
+    """False: also draw non-contiguous layouts (a transposed or strided view)."""
+    requires_grad: bool = False
+    """Sent as a leaf that requires grad."""
+
+
+@dataclass(frozen=True)
+class FloatArg:
+    name: str
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A function of named arguments, as a torch expression; the parent evaluates it."""
+
+    name: str
+    args: tuple[str, ...]
+    expr: str
+    code: object = field(compare=False, repr=False)
+    line: int | None = field(default=None, compare=False)
+    """Where `expr` is in the spec, for errors found when it is evaluated."""
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What the student's function must return, computed from a reference."""
+
+    of: str
+    grad: bool
+    """True: gradients of the reference (autograd); False: its value."""
+    wrt: object = None
+    """For gradients: an argument name (a tensor), a list (a tuple) or a mapping (a dict)."""
+    upstream: str | None = None
+    """For gradients of non-scalar outputs: the argument holding the upstream gradient."""
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str
+    kind: str
+    title: Text
+    points: float
+    function: str | None
+    args: tuple
+    expect: Expect | None
+    hint: Text | None
+    hidden: bool
+    """Runs only in batch mode (teachers); students see how many exist."""
+    bonus: bool
+    """Reported separately: its points are not part of the exercise's max_score."""
+    examples: int | None
+    dtypes: tuple[str, ...]
+    options: dict
+    node: Node = field(compare=False, repr=False)
+    rationale: str | None = None
+    """Why a hidden check exists where no mutant needs it (validate shows it)."""
+    recorded: bool = False
+    """Judged from recorded reference values (a students' release, grader.grading.recorded), so the
+    spec holds no reference code for it."""
+    constraint: bool = False
+    """Like a constraint kind (see checks.base.Kind.constraint): a property a trivial answer or
+    the untouched starter also has, so it earns points only once the function passes a check
+    that is not a constraint."""
+
+    def arg(self, name: str):
+        return next(a for a in self.args if a.name == name)
+
+
+@dataclass(frozen=True)
+class Exercise:
+    id: str
+    file: str
+    title: Text
+    instructions: Text
+    topics: tuple[str, ...]
+    hints: tuple[Hint, ...]
+    references: dict
+    dims: dict
+    checks: tuple[Check, ...]
+    path: Path
+    spec_hash: str
+    tolerances: dict
+    hidden_checks: int = 0
+    """Hidden checks the teacher runs that this spec no longer holds (a student's release copy:
+    grader/release.py removes them and writes their number as `hidden_checks:`)."""
+    recorded: Path | None = None
+    """A students' release: the file beside the spec holding each check's examples and what the
+    reference observed on them (grader.grading.recorded); the spec then holds no reference code."""
+    plugin: Path | None = None
+    """The exercise's plugin folder (exercises/<id>/plugin/, grader.common.plugins), when its
+    checks need code of their own: the worker imports its probes before the student's file."""
+    plugin_digest: str = ""
+    """A hash of the plugin's code: examples and kept verdicts drawn with other code are not
+    reused (spec_hash stays the spec's own bytes, as results record it)."""
+
+    @property
+    def module(self) -> str:
+        return Path(self.file).stem
+
+    @property
+    def max_points(self) -> float:
+        return sum(c.points for c in self.checks if not c.bonus)
+
+    def trap_patterns(self) -> list[str]:
+        return sorted({a for c in self.checks for a in c.options.get("apis", ())})

@@ -1,0 +1,184 @@
+"""Static scan of a student's file for forbidden torch APIs.
+
+Only names that resolve to torch count: imports and aliases are followed, so `from torch import
+autograd as ag; ag.grad(...)` is found, while a student's own class with a method named
+`backward` is not flagged (the runtime trap in the worker catches real calls of
+Tensor.backward). Tensor methods with torch-only names (`requires_grad_`, `retain_grad`) are
+flagged on any receiver, and so is setting `requires_grad` to true.
+
+A name counts by what it reaches, not how it is spelled: a path that resolves in torch to the
+same object as a forbidden API (`torch._C._special.special_expit` is `torch.special.expit`) is
+that API, and torch's private namespace (`torch._C`, `torch._refs`, `Variable._execution_engine`:
+any path with a `_name` part) is forbidden wherever an API is, since what it reaches cannot be
+told from its name (`torch._C._ImperativeEngine().run_backward` is autograd).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from grader.sandbox.trap import matches, resolve
+
+# Method names that user classes commonly define too: left to the runtime trap.
+AMBIGUOUS_METHODS = {"backward", "forward", "apply", "grad"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    line: int
+    function: str
+    name: str
+    """The torch API it resolves to, e.g. torch.autograd.grad."""
+
+
+def _chain(node) -> list[str] | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return parts[::-1]
+    return None
+
+
+class _Aliases:
+    """Names bound to torch objects by imports and simple assignments."""
+
+    def __init__(self):
+        self.names: dict[str, str] = {}
+
+    def learn(self, stmt) -> None:
+        if isinstance(stmt, ast.Import):
+            for a in stmt.names:
+                if a.name == "torch" or a.name.startswith("torch."):
+                    if a.asname:
+                        self.names[a.asname] = a.name
+                    else:
+                        self.names["torch"] = "torch"
+        elif isinstance(stmt, ast.ImportFrom) and stmt.module and stmt.level == 0:
+            if stmt.module == "torch" or stmt.module.startswith("torch."):
+                for a in stmt.names:
+                    if a.name != "*":
+                        self.names[a.asname or a.name] = f"{stmt.module}.{a.name}"
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target = stmt.targets[0]
+            resolved = self.resolve(stmt.value)
+            if isinstance(target, ast.Name) and resolved:
+                self.names[target.id] = resolved
+
+    def resolve(self, node) -> str | None:
+        parts = _chain(node)
+        if not parts or parts[0] not in self.names:
+            return None
+        return ".".join([self.names[parts[0]], *parts[1:]])
+
+
+def _targets(tree: ast.Module, functions) -> list[tuple[str, ast.AST]]:
+    if "*" in functions:
+        return [("<file>", tree)]
+    out = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in functions:
+            out.append((node.name, node))
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                qual = f"{node.name}.{item.name}" if hasattr(item, "name") else None
+                if qual in functions or (node.name in functions and hasattr(item, "body")):
+                    out.append((qual, item))
+    return out
+
+
+def scan(tree: ast.Module, functions, patterns) -> list[Finding]:
+    """Uses of forbidden APIs (dotted prefixes such as torch.autograd) inside the functions."""
+    aliases = _Aliases()
+    for stmt in tree.body:
+        aliases.learn(stmt)
+    method_names = {p.split(".")[-1] for p in patterns if p.startswith("torch.Tensor.")}
+    method_names -= AMBIGUOUS_METHODS
+    method_names.discard("requires_grad")  # an attribute: reading it is fine, setting it is not
+    findings = []
+    for fname, root in _targets(tree, functions):
+        local = _Aliases()
+        local.names = dict(aliases.names)
+        parents = {}
+        for node in ast.walk(root):
+            for child in ast.iter_child_nodes(node):
+                parents[child] = node
+        for node in ast.walk(root):
+            if isinstance(node, (ast.Import, ast.ImportFrom, ast.Assign)):
+                local.learn(node)
+        for node in ast.walk(root):
+            found = _check_node(node, parents, local, patterns, method_names)
+            if found:
+                findings.append(Finding(line=node.lineno, function=fname, name=found))
+    unique = {(f.line, f.name): f for f in findings}
+    return sorted(unique.values(), key=lambda f: (f.line, f.name))
+
+
+def private(path: str) -> bool:
+    """A path into torch's private namespace (a part after `torch` that starts with `_` and
+    is not a dunder such as __version__)."""
+    return any(p.startswith("_") and not (p.startswith("__") and p.endswith("__"))
+               for p in path.split(".")[1:])
+
+
+_targets_cache: dict[tuple, set[int]] = {}
+
+
+def _forbidden_ids(patterns) -> set[int]:
+    """Identities of the objects the forbidden patterns name (callables, not modules)."""
+    key = tuple(sorted(patterns))
+    if key not in _targets_cache:
+        ids = set()
+        for pattern in key:
+            found = resolve(pattern)
+            if found is not None and callable(found[2]) and not isinstance(found[2], type):
+                ids.add(id(found[2]))
+        _targets_cache[key] = ids
+    return _targets_cache[key]
+
+
+def reaches(path: str, patterns) -> str | None:
+    """The forbidden API a torch path reaches: by name, by being the same object, or by
+    being private (see the module's docstring)."""
+    if matches(path, patterns):
+        return path
+    if private(path):
+        return f"{path} (private torch API)"
+    try:
+        found = resolve(path)
+    except Exception:  # a torch attribute that raises on access: judged by name only
+        found = None
+    if found is not None and id(found[2]) in _forbidden_ids(patterns):
+        return path
+    return None
+
+
+def _check_node(node, parents, aliases: _Aliases, patterns, method_names) -> str | None:
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                 [f"{node.module}.{a.name}" for a in node.names] if node.module else [])
+        return next((r for r in map(lambda n: reaches(n, patterns), names) if r), None)
+    if isinstance(node, (ast.Attribute, ast.Name)):
+        parent = parents.get(node)
+        if isinstance(parent, ast.Attribute) and parent.value is node:
+            resolved = aliases.resolve(parent)
+            if resolved and reaches(resolved, patterns):
+                return None  # the longer chain reports it
+        resolved = aliases.resolve(node)
+        found = reaches(resolved, patterns) if resolved else None
+        if found:
+            return found
+        if isinstance(node, ast.Attribute):
+            if node.attr in method_names:
+                return f"torch.Tensor.{node.attr}"
+            if (node.attr == "requires_grad" and isinstance(node.ctx, ast.Store)
+                    and "torch.Tensor.requires_grad" in patterns):
+                return "torch.Tensor.requires_grad"
+    if isinstance(node, ast.keyword) and node.arg == "requires_grad" \
+            and "torch.Tensor.requires_grad" in patterns:
+        if not (isinstance(node.value, ast.Constant) and not node.value.value):
+            return "torch.Tensor.requires_grad"
+    return None
