@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-POLL = 0.5  # grader.watch's default interval: a save waits half of it on average
+POLL = 0.5  # grader.cli.watch's default interval: a save waits half of it on average
 
 
 def timed(cmd: list[str], cwd: Path = ROOT, env: dict | None = None) -> float:
@@ -60,7 +60,7 @@ import json, statistics, sys, time
 from pathlib import Path
 import torch
 from grader import config as config_mod, specfile
-from grader.grading import grade
+from grader.grading.grade import grade
 from grader.sandbox.client import Sandbox
 root = Path.cwd()
 ids = sys.argv[1:]

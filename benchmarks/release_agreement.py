@@ -41,7 +41,7 @@ import json, os, shutil, sys, tempfile
 sys.path.insert(0, os.getcwd())
 from pathlib import Path
 from grader import config as config_mod, specfile
-from grader.grading import grade_exercise
+from grader.grading.grade import grade_exercise
 from grader.sandbox.client import Sandbox
 
 plan = json.loads(Path(sys.argv[1]).read_text())

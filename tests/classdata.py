@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from grader.results import CheckResult, ExerciseResult, SubmissionResult
-from grader.spec import Text
+from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
+from grader.specs.model import Text
 
 ENV = {"grader": "0.1.0", "torch": "2.13.0", "hypothesis": "6", "python": "3.11", "seed": 7,
        "spec_hashes": {"ex": "aaaa"}}

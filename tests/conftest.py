@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from grader import specfile
-from grader.config import Config
-from grader.grading import grade
+from grader.loader import specfile
+from grader.loader.config import Config
+from grader.grading.grade import grade
 from grader.sandbox.client import Sandbox
 
 # A cache of passed reference trials of this run only (subprocesses inherit it): the first load

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import types
 
-from grader import wire
+from grader.common import wire
 from grader.checks import KINDS
 from grader.checks.base import Judging
 from grader.sandbox import probes
 from grader.sandbox.trap import Trap, snapshot
-from grader.session import DATA_KEYS
+from grader.grading.session import DATA_KEYS
 
 
 def probe(check, inputs: dict, **functions) -> tuple[dict, dict]:

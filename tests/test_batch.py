@@ -13,12 +13,13 @@ import pytest
 from classdata import check, fake_serve, gradescope_valid
 from classdata import submission as fake_submission
 
-from grader import batch, cli
-from grader.config import Config
-from grader.errors import GraderError
-from grader.grading import grade
-from grader.merge import merge
-from grader.pool import Lost, Setup, Task, grade_all
+from grader.batch import run as batch
+from grader.cli import main as cli
+from grader.loader.config import Config
+from grader.common.errors import GraderError
+from grader.grading.grade import grade
+from grader.batch.merge import merge
+from grader.batch.pool import Lost, Setup, Task, grade_all
 
 from conftest import EXERCISES, ROOT, SOLUTIONS
 
@@ -234,7 +235,7 @@ def test_cli_hidden_checks_and_a_regrade(tmp_path, sandbox, capsys):
     config = tmp_path / "config.yaml"
     config.write_text(CONFIG_YAML)
 
-    from grader import specfile
+    from grader.loader import specfile
 
     (exercise,) = specfile.discover(exdir, root=ROOT)
     student = grade(submission_dir=klass / "mutant", exercises=[exercise], config=CONFIG,

@@ -7,10 +7,10 @@ import torch
 
 import sigmoids
 from conftest import EXERCISES, find_check
-from grader import specfile
+from grader.loader import specfile
 from grader.checks.gradcheck import analytical, numerical, perturbed
-from grader.errors import SpecError
-from grader.wire import TensorFacts
+from grader.common.errors import SpecError
+from grader.common.wire import TensorFacts
 from inprocess import judge, probe
 
 X = {"x": torch.tensor([-3.0, 0.0, 0.5, 4.0], dtype=torch.float64)}

@@ -7,8 +7,8 @@ import torch
 
 import sigmoids
 from conftest import EXERCISES, find_check
-from grader import specfile
-from grader.errors import SpecError
+from grader.loader import specfile
+from grader.common.errors import SpecError
 from inprocess import judge, probe
 
 X = torch.tensor([[-2.0, 0.5, 3.0], [1.0, -0.25, 0.0]], dtype=torch.float64)

@@ -7,12 +7,13 @@ import torch
 from hypothesis import given, settings
 
 from conftest import EXERCISES, find_check
-from grader import recipes, specfile
+from grader import recipes
+from grader.loader import specfile
 from grader.teacher.anomaly import first_nan_node
 from grader.checks import KINDS
 from grader.checks.base import Judging
 from grader.checks.nan_source import BREAKERS, recipe_inputs
-from grader.errors import SpecError
+from grader.common.errors import SpecError
 from inprocess import probe
 
 EXERCISE = specfile.load(EXERCISES / "nan_debugging" / "exercise.yaml")

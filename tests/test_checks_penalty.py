@@ -10,10 +10,11 @@ import torch
 from torch.func import functional_call
 
 from conftest import EXERCISES, SOLUTIONS
-from grader import critics, specfile
+from grader import critics
+from grader.loader import specfile
 from grader.checks.penalty_data import DrawnCritic, dead_samples
 from grader.teacher.penalty import reference
-from grader.errors import SpecError
+from grader.common.errors import SpecError
 from inprocess import judge, probe
 
 EXERCISE = specfile.load(EXERCISES / "gradient_penalty" / "exercise.yaml")

@@ -7,8 +7,8 @@ import torch
 from hypothesis import find, given, settings
 
 from conftest import EXERCISES
-from grader import specfile
-from grader.errors import SpecError
+from grader.loader import specfile
+from grader.common.errors import SpecError
 from grader.checks.rowwise import with_rows
 from inprocess import judge
 

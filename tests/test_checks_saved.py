@@ -7,7 +7,7 @@ import torch
 
 import sigmoids
 from conftest import EXERCISES
-from grader import specfile
+from grader.loader import specfile
 from inprocess import judge
 
 INPUTS = {"x": torch.tensor([-1.0, 2.0], dtype=torch.float64)}

@@ -8,9 +8,10 @@ import pytest
 import torch
 
 from conftest import EXERCISES, ROOT, find_check
-from grader import spec, specfile
-from grader.errors import SpecError
-from grader.refs import SpecBug
+from grader.loader import specfile
+from grader.specs import model as spec
+from grader.common.errors import SpecError
+from grader.specs.refs import SpecBug
 from inprocess import judge, probe
 
 SGD = specfile.load(EXERCISES / "manual_sgd" / "exercise.yaml")

@@ -6,8 +6,9 @@ import pytest
 import torch
 
 from conftest import EXERCISES
-from grader import specfile, training
-from grader.errors import SpecError
+from grader import training
+from grader.loader import specfile
+from grader.common.errors import SpecError
 from inprocess import judge, probe
 
 EXERCISE = specfile.load(EXERCISES / "nan_debugging" / "exercise.yaml")

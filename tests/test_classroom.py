@@ -2,8 +2,9 @@
 
 import pytest
 
-from grader import batch, submission
-from grader.errors import GraderError
+from grader.batch import run as batch
+from grader.submissions import files as submission
+from grader.common.errors import GraderError
 
 
 def repo(path, *files):

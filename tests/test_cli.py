@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from conftest import EXERCISES, SOLUTIONS
-from grader.cli import main
+from grader.cli.main import main
 
 
 def test_key_passes_with_json(tmp_path, fast, capsys):

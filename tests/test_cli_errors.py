@@ -12,8 +12,8 @@ import sys
 import pytest
 
 from conftest import EXERCISES, ROOT, SOLUTIONS
-from grader import cli
-from grader.cli import main
+from grader.cli import main as cli
+from grader.cli.main import main
 
 SPEC = (EXERCISES / "manual_gradient" / "exercise.yaml").read_text()
 

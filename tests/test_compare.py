@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import torch
 
-from grader.compare import compare
-from grader.wire import Opaque, TensorFacts
+from grader.checks.compare import compare
+from grader.common.wire import Opaque, TensorFacts
 
 
 def facts(t, **kw):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from grader import config
-from grader.errors import SpecError
+from grader.loader import config
+from grader.common.errors import SpecError
 
 
 def write(tmp_path, text):

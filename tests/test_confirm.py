@@ -1,4 +1,4 @@
-"""grader.confirm: fresh draws are the same for everyone; kinds that name nothing are untouched.
+"""grader.grading.confirm: fresh draws are the same for everyone; kinds that name nothing are untouched.
 (End to end: the gradient_penalty mutants whose shrunk examples coincide with other mistakes,
 norm_whole_batch, one_alpha, alpha_4d_on_vectors, get only their own diagnosis.)"""
 
@@ -7,10 +7,10 @@ from __future__ import annotations
 import torch
 
 from conftest import find_check
-from grader import confirm
+from grader.grading import confirm
 from grader.checks import KINDS
 from grader.checks.base import Verdict
-from grader.spec import Text
+from grader.specs.model import Text
 
 
 def test_fresh_draws_are_reproducible(exercises):

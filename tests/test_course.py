@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import EXERCISES, ROOT, SOLUTIONS
-from grader import specfile
+from grader.loader import specfile
 
 TOPICS = ("requires_grad grad_fn is_leaf parameter freezing inplace no_grad detach "
           "grad_accumulation zero_grad retain_graph higher_order vector_backward loss "

@@ -9,9 +9,11 @@ import pytest
 import torch
 
 from conftest import SOLUTIONS, mutant_folders
-from grader import examples, grading, speccache, strategies
+from grader.grading import examples, grade as grading
+from grader.loader import speccache
+from grader.specs import strategies
 from grader.checks import KINDS
-from grader.grading import grade
+from grader.grading.grade import grade
 
 
 def _verdicts(result):
@@ -220,7 +222,7 @@ def test_copied_is_a_deepcopy(value):
 
 def test_a_drawer_process_draws_from_the_last_check_back(store, exercises, fast_config):
     """A cold run's second process: it draws backwards and stops at what is on disk."""
-    from grader.grading import _to_draw
+    from grader.grading.grade import _to_draw
 
     todo = _to_draw([exercises[i] for i in ("manual_gradient", "custom_sigmoid")], fast_config,
                     False)

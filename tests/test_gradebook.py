@@ -5,9 +5,9 @@ import sqlite3
 import pytest
 from classdata import ENV, klass, submission
 
-from grader import config as config_mod
-from grader import gradebook
-from grader.errors import SpecError
+from grader.loader import config as config_mod
+from grader.outcomes import gradebook
+from grader.common.errors import SpecError
 from grader.report import regrade
 
 

@@ -11,7 +11,7 @@ import dataclasses
 import pytest
 
 from conftest import SOLUTIONS, by_id
-from grader.grading import grade_exercise
+from grader.grading.grade import grade_exercise
 
 ID = "gradient_penalty"
 VARIANTS = sorted((SOLUTIONS / "variants" / ID).glob("*.py"))

@@ -6,8 +6,8 @@ import pytest
 
 from conftest import find_check
 from grader.checks import KINDS
-from grader.grading import apply_constraints, is_constraint
-from grader.results import CheckResult
+from grader.grading.grade import apply_constraints, is_constraint
+from grader.outcomes.results import CheckResult
 
 
 def _rows(exercise, passed: set[str]):

@@ -8,11 +8,11 @@ import json
 import pytest
 
 from conftest import EXERCISES
-from grader import specfile
-from grader.errors import SpecError
-from grader.hints import STATE_FILE, Progress
-from grader.results import ExerciseResult, SubmissionResult
-from grader.spec import Text
+from grader.loader import specfile
+from grader.common.errors import SpecError
+from grader.cli.hints import STATE_FILE, Progress
+from grader.outcomes.results import ExerciseResult, SubmissionResult
+from grader.specs.model import Text
 
 GOOD = (EXERCISES / "manual_gradient" / "exercise.yaml").read_text()
 FIRST_HINT = "hints:\n  - id:"

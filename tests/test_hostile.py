@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SOLUTIONS, by_id
-from grader import specfile
-from grader.config import Config
-from grader.grading import grade
+from grader.loader import specfile
+from grader.loader.config import Config
+from grader.grading.grade import grade
 
 HOSTILE = Path(__file__).parent / "hostile"
 KEY = (SOLUTIONS / "manual_gradient.py").read_text()
@@ -437,7 +437,7 @@ def test_a_class_of_hostile_and_correct_submissions(tmp_path, twin_exercises, sa
     submissions: the batch completes within its limits, correct ones keep full marks, hostile
     ones get their outcome, its outputs parse and stay small and escape-free, nothing is left
     in /tmp or /dev/shm, and no process is left running."""
-    from grader import batch
+    from grader.batch import run as batch
 
     listeners = Listeners(tmp_path)
     klass = tmp_path / "class"

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SOLUTIONS, by_id
-from grader import specfile
-from grader.config import Config
-from grader.grading import grade
+from grader.loader import specfile
+from grader.loader.config import Config
+from grader.grading.grade import grade
 
 KEY = (SOLUTIONS / "manual_gradient.py").read_text()
 

@@ -1,6 +1,6 @@
 """Lines of solutions/ in a folder: what counts as a line, and that a planted one is found."""
 
-from grader import leaks
+from grader.release import leaks
 
 KEY = '''"""Answer key: the docstring says nothing."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import SOLUTIONS, by_id
-from grader.config import Config
+from grader.loader.config import Config
 
 ID = "manual_gradient"
 VARIANTS = sorted((SOLUTIONS / "variants" / ID).glob("*.py"))

@@ -6,10 +6,10 @@ Uses hand-made results; test_batch.py merges real shards of a graded class.
 import pytest
 from classdata import ENV, klass, submission
 
-from grader.batch import write_outputs
-from grader.batchfile import Manifest
-from grader.errors import GraderError
-from grader.merge import combine, merge
+from grader.batch.run import write_outputs
+from grader.batch.files import Manifest
+from grader.common.errors import GraderError
+from grader.batch.merge import combine, merge
 
 
 def files(folder):
@@ -84,7 +84,7 @@ def test_merge_runs_without_torch(tmp_path):
     from conftest import ROOT
 
     folders = shards(tmp_path, klass(), 2)
-    code = ("import sys; sys.modules['torch'] = None; from grader.cli import main; "
+    code = ("import sys; sys.modules['torch'] = None; from grader.cli.main import main; "
             "sys.exit(main(sys.argv[1:]))")
     proc = subprocess.run([sys.executable, "-c", code, "merge", *map(str, folders), "--out",
                            str(tmp_path / "class")], cwd=ROOT, capture_output=True, text=True,

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from conftest import SOLUTIONS, by_id
-from grader.grading import grade_exercise
+from grader.grading.grade import grade_exercise
 
 ID = "nan_debugging"
 VARIANTS = sorted((SOLUTIONS / "variants" / ID).glob("*.py"))

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from conftest import EXERCISES, ROOT, SOLUTIONS, by_id
-from grader import notebook
+from grader.submissions import notebook
 
 
 def as_notebook(py_source: str, exercise_id: str) -> str:
@@ -75,6 +75,6 @@ def test_a_py_and_a_notebook_of_the_same_exercise_are_ambiguous(grade_files):
 def test_notebook_starters_are_in_sync_with_the_py_starters():
     for py in sorted(EXERCISES.glob("*/*.py")):
         committed = ROOT / "notebooks" / f"{py.stem}.ipynb"
-        assert committed.exists(), f"run `python -m grader.notebook` to write {committed.name}"
+        assert committed.exists(), f"run `python -m grader.submissions.notebook` to write {committed.name}"
         assert committed.read_text() == notebook.dumps(notebook.starter(py.read_text(),
                                                                          py.stem))

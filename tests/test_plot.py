@@ -8,8 +8,8 @@ import shutil
 import pytest
 
 from conftest import SOLUTIONS, find_check
-from grader import plot
-from grader.cli import main
+from grader.grading import plot
+from grader.cli.main import main
 
 pytest.importorskip("matplotlib")
 

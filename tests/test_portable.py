@@ -9,10 +9,10 @@ import os
 import pytest
 
 from conftest import SOLUTIONS, by_id
-from grader.grading import grade
+from grader.grading.grade import grade
 from grader.sandbox import portable
 from grader.sandbox.client import Sandbox
-from grader.student import only_checks
+from grader.cli.student import only_checks
 from test_hostile import CONFIG, OUTCOMES, messages, source
 
 CANNOT_CONTAIN = {

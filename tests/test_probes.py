@@ -8,7 +8,7 @@ from collections import OrderedDict, namedtuple
 
 import torch
 
-from grader import wire
+from grader.common import wire
 from grader.sandbox.probes import describe, graph_facts
 
 

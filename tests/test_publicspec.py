@@ -2,7 +2,7 @@
 
 import yaml
 
-from grader import publicspec
+from grader.loader import publicspec
 
 SPEC = """\
 # Latihan: an exercise

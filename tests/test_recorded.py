@@ -1,4 +1,4 @@
-"""Recorded checks (grader.recorded): a release's examples and reference values as data, read back
+"""Recorded checks (grader.grading.recorded): a release's examples and reference values as data, read back
 safely, and judged without any reference code."""
 
 import pickle
@@ -7,11 +7,14 @@ import shutil
 import pytest
 import torch
 
-from grader import examples, plot, publicspec, recorded, refs, release, spec as spec_mod, specfile
+from grader.grading import examples, plot, recorded
+from grader.loader import publicspec, specfile
+from grader.release import build as release
+from grader.specs import refs, model as spec_mod
 from grader.checks.base import Kind, NotRecorded
-from grader.config import Config
-from grader.errors import GraderError
-from grader.grading import grade
+from grader.loader.config import Config
+from grader.common.errors import GraderError
+from grader.grading.grade import grade
 
 from conftest import SOLUTIONS, find_check
 
@@ -20,7 +23,7 @@ CONFIG = Config(examples=8, time_per_call=15.0, time_per_exercise=120.0)
 
 def released_exercise(folder, exercise, config=CONFIG):
     """exercise as a release holds it, in folder/exercises/<id>: the starter, the public spec,
-    the record (grader.release.write_records)."""
+    the record (grader.release.build.write_records)."""
     target = folder / "exercises" / exercise.id
     target.mkdir(parents=True)
     shutil.copyfile(exercise.path.parent / exercise.file, target / exercise.file)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import EXERCISES
-from grader import specfile
-from grader.errors import SpecError
+from grader.loader import specfile
+from grader.common.errors import SpecError
 
 GOOD = (EXERCISES / "manual_gradient" / "exercise.yaml").read_text()
 F = "torch.exp(-x**2) * torch.sin(3*x) + torch.log(1 + x**2) * torch.sigmoid(x)"

@@ -16,10 +16,11 @@ import zipfile
 
 import pytest
 
-from grader import leaks, release as release_mod, releasecheck, specfile
-from grader.config import Config
-from grader.errors import GraderError
-from grader.grading import grade
+from grader.loader import specfile
+from grader.release import leaks, build as release_mod, selfcheck as releasecheck
+from grader.loader.config import Config
+from grader.common.errors import GraderError
+from grader.grading.grade import grade
 
 from conftest import ROOT, SOLUTIONS
 
@@ -182,7 +183,7 @@ def test_a_damaged_record_is_told_by_name_not_as_a_traceback(released, tmp_path)
 @pytest.mark.parametrize("command", [["release", "OUT"], ["batch", "CLASS", "--out", "OUT"],
                                      ["gradescope", "OUT.zip"], ["validate"]])
 def test_the_teachers_commands_refuse_a_students_copy(released, tmp_path, command, capsys):
-    from grader.cli import main
+    from grader.cli.main import main
 
     (tmp_path / "CLASS" / "ana").mkdir(parents=True)
     args = [str(tmp_path / a) if a.isupper() or a.endswith(".zip") else a for a in command]
@@ -356,7 +357,7 @@ def test_a_starter_that_earns_points_stops_the_release_and_out_stays_as_it_was(t
 
 
 def test_gradescope_wants_a_zip_name(teacher_spec, tmp_path):
-    from grader.autograder import build
+    from grader.release.autograder import build
 
     with pytest.raises(GraderError, match=r"\.zip"):
         build(root=tmp_path, exercises=[teacher_spec], path=tmp_path / "autograder.tar")

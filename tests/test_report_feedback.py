@@ -6,8 +6,8 @@ from dataclasses import replace
 from classdata import klass, submission
 
 from grader.report import feedback
-from grader.results import ExerciseResult
-from grader.spec import Text
+from grader.outcomes.results import ExerciseResult
+from grader.specs.model import Text
 
 
 def test_a_failed_visible_check_carries_message_input_and_hint():

@@ -6,8 +6,8 @@ import json
 
 from classdata import ENV, submission
 from grader.report import jsonout
-from grader.results import CHECK_STATUSES, EXERCISE_STATUSES
-from grader.spec import Text
+from grader.outcomes.results import CHECK_STATUSES, EXERCISE_STATUSES
+from grader.specs.model import Text
 
 
 def test_contract_fields_and_types(tmp_path):

@@ -1,8 +1,8 @@
-"""The class summary: distribution and per-check pass rates (grader.classstats), as Markdown."""
+"""The class summary: distribution and per-check pass rates (grader.outcomes.classstats), as Markdown."""
 
 from classdata import klass
 
-from grader import classstats
+from grader.outcomes import classstats
 from grader.report import markdown
 
 
@@ -36,7 +36,7 @@ def test_markdown_in_indonesian_and_for_an_empty_class():
 
 
 def test_pass_rates_count_attempts_and_the_others_apart():
-    from grader.batchfile import EMPTY, Manifest
+    from grader.batch.files import EMPTY, Manifest
 
     results = klass()
     manifest = Manifest(language="en", exercises=["ex"], starters={"ex": "starter"},
@@ -56,7 +56,7 @@ def test_pass_rates_count_attempts_and_the_others_apart():
 
 
 def test_a_check_nobody_attempted_has_no_rate_and_comes_last():
-    from grader.batchfile import Manifest
+    from grader.batch.files import Manifest
 
     manifest = Manifest(language="en", exercises=["ex"], files={
         r.submission: {"ex": None} for r in klass()})

@@ -9,7 +9,7 @@ from rich.console import Console
 
 from classdata import check, submission, t
 from grader.report import terminal
-from grader.results import ExerciseResult
+from grader.outcomes.results import ExerciseResult
 
 
 def _render(result, lang="en") -> str:

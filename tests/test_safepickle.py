@@ -8,7 +8,8 @@ import pickle
 import pytest
 import torch
 
-from grader import critics, safepickle
+from grader import critics
+from grader.common import safepickle
 
 ALLOWED = {("grader.critics", "Recipe")}
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from grader import safetext
+from grader.common import safetext
 
 
 def test_clean_keeps_lines_and_shows_escapes():

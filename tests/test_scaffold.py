@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from conftest import ROOT
-from grader import scaffold, specfile
-from grader.cli import main
-from grader.errors import GraderError
-from grader.grading import grade_exercise
-from grader.validate import audit
+from grader.authoring import scaffold
+from grader.loader import specfile
+from grader.cli.main import main
+from grader.common.errors import GraderError
+from grader.grading.grade import grade_exercise
+from grader.authoring.validate import audit
 
 
 @pytest.mark.parametrize("kind", scaffold.KINDS)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import dataclasses
 
 from conftest import SOLUTIONS
-from grader import examples, strategies
+from grader.grading import examples
+from grader.specs import strategies
 from grader.checks import KINDS
-from grader.session import Session
+from grader.grading.session import Session
 
 SLOW = """
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import EXERCISES, ROOT
-from grader import specfile
-from grader.errors import SpecError
+from grader.loader import specfile
+from grader.common.errors import SpecError
 
 GOOD = (EXERCISES / "manual_gradient" / "exercise.yaml").read_text()
 

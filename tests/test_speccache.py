@@ -7,9 +7,9 @@ import dataclasses
 import pytest
 
 from conftest import EXERCISES, ROOT, SOLUTIONS, mutant_folders
-from grader import reftrial, specfile, speccache
-from grader.errors import SpecError
-from grader.grading import grade
+from grader.loader import reftrial, specfile, speccache
+from grader.common.errors import SpecError
+from grader.grading.grade import grade
 
 SPEC = EXERCISES / "manual_gradient" / "exercise.yaml"
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SOLUTIONS
-from grader import specfile
-from grader.config import Config
-from grader.grading import grade
+from grader.loader import specfile
+from grader.loader.config import Config
+from grader.grading.grade import grade
 from grader.sandbox import starvation
 from grader.sandbox.starvation import Load, Meter, judge
 

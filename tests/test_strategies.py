@@ -7,7 +7,7 @@ import torch
 from hypothesis import given, seed
 
 from conftest import find_check
-from grader import strategies
+from grader.specs import strategies
 
 
 def _draws(exercise, check, n=60, at=0) -> list[dict]:
@@ -67,7 +67,7 @@ def test_draws_do_not_depend_on_the_modules_loaded(exercises, tmp_path, monkeypa
     """Hypothesis's pool of constants from "local" modules stays empty: importing a module of
     odd literals between two draws (as another command path imports other grader modules)
     changes nothing."""
-    from grader import examples
+    from grader.grading import examples
     from grader.checks import KINDS
 
     assert strategies.PINNED

@@ -9,13 +9,13 @@ import shutil
 from rich.console import Console
 
 from conftest import SOLUTIONS
-from grader import specfile
-from grader.cli import main
-from grader.config import Config
-from grader.hints import Progress
-from grader.results import ExerciseResult, SubmissionResult
-from grader.student import watch_course
-from grader.workingcopy import find_root
+from grader.loader import specfile
+from grader.cli.main import main
+from grader.loader.config import Config
+from grader.cli.hints import Progress
+from grader.outcomes.results import ExerciseResult, SubmissionResult
+from grader.cli.student import watch_course
+from grader.cli.workingcopy import find_root
 
 
 def run(working_copy, *args):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import submission
+from grader.submissions import files as submission
 
 
 def test_locate_ignores_links_fifos_and_folders(tmp_path):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import SOLUTIONS
-from grader.grading import grade_exercise
-from grader.submission import SourceError, decode_source, near_misses
+from grader.grading.grade import grade_exercise
+from grader.submissions.files import SourceError, decode_source, near_misses
 
 KEY = (SOLUTIONS / "manual_gradient.py").read_text(encoding="utf-8")
 

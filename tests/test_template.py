@@ -8,7 +8,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from grader.sandbox.client import Limits, Sandbox
+from grader.sandbox.client import Sandbox
+from grader.sandbox.workers import Limits
 
 LIMITS = Limits(call_seconds=5, memory_bytes=2 * 2**30, output_bytes=2**20, cpu_seconds=60)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import torch
 
-from grader import textform
-from grader.spec import TensorArg
+from grader.common import textform
+from grader.specs.model import TensorArg
 
 
 class _Check:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from grader import wire
+from grader.common import wire
 from grader.sandbox import trap
 
 
@@ -36,17 +36,17 @@ def _swap_torch_module(monkeypatch):
 def _drop_module(monkeypatch):
     import sys
 
-    monkeypatch.delitem(sys.modules, "grader.wire")
+    monkeypatch.delitem(sys.modules, "grader.common.wire")
 
 
 @pytest.mark.parametrize("swap, name", [
-    (_swap_function, "grader.wire.tensor_bytes"),
-    (_swap_code, "grader.wire.Decoder.value"),
-    (_swap_method, "grader.wire.Decoder.tensor"),
-    (_swap_class, "grader.wire.Decoder"),
+    (_swap_function, "grader.common.wire.tensor_bytes"),
+    (_swap_code, "grader.common.wire.Decoder.value"),
+    (_swap_method, "grader.common.wire.Decoder.tensor"),
+    (_swap_class, "grader.common.wire.Decoder"),
     (_swap_torch, "torch.allclose"),
     (_swap_torch_module, "torch.autograd.grad"),
-    (_drop_module, "grader.wire.recv"),
+    (_drop_module, "grader.common.wire.recv"),
 ])
 def test_a_swap_is_named_and_undoing_it_clears_it(monkeypatch, swap, name):
     before = trap.snapshot(rescan=True)

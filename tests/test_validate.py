@@ -6,8 +6,8 @@ import dataclasses
 import shutil
 
 from conftest import SOLUTIONS
-from grader.cli import main
-from grader.validate import audit
+from grader.cli.main import main
+from grader.authoring.validate import audit
 
 KEY = SOLUTIONS / "custom_sigmoid.py"
 VARIANT = SOLUTIONS / "variants" / "custom_sigmoid" / "tanh_identity.py"

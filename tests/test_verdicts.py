@@ -8,11 +8,11 @@ import shutil
 import pytest
 
 from conftest import SOLUTIONS
-from grader import grading, verdicts
-from grader.cli import main
-from grader.grading import grade
-from grader.results import CheckResult, ExerciseResult
-from grader.spec import Text
+from grader.grading import grade as grading, verdicts
+from grader.cli.main import main
+from grader.grading.grade import grade
+from grader.outcomes.results import CheckResult, ExerciseResult
+from grader.specs.model import Text
 
 T = Text("t", "t")
 

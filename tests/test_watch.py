@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from grader import specfile
-from grader.watch import changed, snapshot, watch
+from grader.loader import specfile
+from grader.cli.watch import changed, snapshot, watch
 from conftest import EXERCISES, ROOT
 
 

@@ -11,7 +11,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import wire
+from grader.common import wire
 
 
 def roundtrip(value):

@@ -8,8 +8,8 @@ import textwrap
 from pathlib import Path
 
 from conftest import SOLUTIONS
-from grader.config import Config
-from grader.grading import grade_exercise
+from grader.loader.config import Config
+from grader.grading.grade import grade_exercise
 from grader.sandbox.client import Sandbox
 
 WRITES_TEMP_FILES = textwrap.dedent("""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from grader import yamlfile
-from grader.errors import SpecError
+from grader.common import yamlfile
+from grader.common.errors import SpecError
 
 
 def load(tmp_path, text):

@@ -479,7 +479,7 @@ def _release(args, exercises, console) -> int:
     console.print(f"[green]released[/] {len(done.exercises)} exercise(s) to "
                   f"{escape(str(done.out))}: {done.files} files, {hidden} hidden check(s) kept "
                   f"back, {sum(done.recorded.values())} recorded examples in place of reference "
-                  "code; no solutions/, tests/, benchmarks/ or grader/teacher/, checked: no line "
+                  "code; no solutions/, tests/, benchmarks/ or plugin teacher.py, checked: no line "
                   "of an answer or of reference code in it, its starters score 0 and the keys "
                   "every visible point. Next: push it as the students' template repository "
                   "(README, \"Teaching a class\").", soft_wrap=True)

@@ -1,7 +1,7 @@
 """Recorded checks: what a students' release judges with, instead of reference code.
 
 The teacher's grader compares an answer with references it computes: spec expressions, scenario
-`reference:` functions, the penalty and anomaly code of grader/teacher/. None of that leaves the
+`reference:` functions, exercise plugins' teacher.py. None of that leaves the
 teacher's repository. `python -m grader release` writes instead, beside each released spec,
 RECORD_FILE: for each visible check that draws examples, the examples drawn with the release's
 seed, together with the smallest examples of the check's strategy (SMALL), sorted smallest

@@ -2,7 +2,7 @@
 files of a release.
 
 Reference code is what computes an answer in the teacher's grader: the telling lines of the
-specs' scenario `reference:` functions and of grader/teacher/ (compared as lines, like the keys'),
+specs' scenario `reference:` functions and of each plugin's teacher.py (compared as lines, like the keys'),
 and the specs' reference expressions (found anywhere inside a line, spaces aside, unless the
 teacher hands the expression out on purpose: in a starter, the instructions or a hint).
 

@@ -169,7 +169,7 @@ def _cookie_line(data: bytes) -> int | None:
 
 def _normal(name: str) -> str:
     """A file name as a tired person means it: any case, copies and extra extensions removed,
-    spaces and hyphens as underscores (`Manual-Gradient (1).py.txt` -> `manual_gradient`)."""
+    spaces and hyphens as underscores (`My-Exercise (1).py.txt` -> `my_exercise`)."""
     name = name.lower()
     name = re.sub(r"(\.(txt|py|ipynb|bak|orig|copy))+$", "", name)
     name = re.sub(r"\s*\(\d+\)|\s*-\s*(copy|salinan)(\s*\d+)?|^(copy of|salinan)\s+", "", name)
