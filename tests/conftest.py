@@ -28,6 +28,14 @@ EXERCISES = ROOT / "exercises"
 SOLUTIONS = ROOT / "solutions"
 
 
+def plugin(exercise_id: str, name: str):
+    """A module of the course's exercise plugin (exercises/<id>/plugin/<name>.py), imported as
+    the grader imports it (grader.common.plugins)."""
+    from grader.common import plugins
+
+    return plugins.module(exercise_id, EXERCISES / exercise_id / plugins.FOLDER, name)
+
+
 def find_check(exercise, check_id):
     """The check of an exercise with this id."""
     return next(c for c in exercise.checks if c.id == check_id)

@@ -4,6 +4,7 @@ would after a worker's round trip (encoded and decoded through the wire format).
 from __future__ import annotations
 
 import types
+from pathlib import Path
 
 from grader.common import wire
 from grader.checks import KINDS
@@ -11,6 +12,11 @@ from grader.checks.base import Judging
 from grader.sandbox import probes
 from grader.sandbox.trap import Trap, snapshot
 from grader.grading.session import DATA_KEYS
+
+EXERCISES = Path(__file__).resolve().parents[1] / "exercises"
+# The course's exercise plugins bring probes of their own: a worker's template imports them.
+for _folder in sorted(EXERCISES.glob("*/plugin")):
+    probes.load_plugin([_folder.parent.name, str(_folder)])
 
 
 def probe(check, inputs: dict, **functions) -> tuple[dict, dict]:

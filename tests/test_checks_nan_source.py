@@ -6,15 +6,17 @@ import pytest
 import torch
 from hypothesis import given, settings
 
-from conftest import EXERCISES, find_check
-from grader import recipes
+from conftest import EXERCISES, find_check, plugin
 from grader.loader import specfile
-from grader.teacher.anomaly import first_nan_node
 from grader.checks import KINDS
 from grader.checks.base import Judging
-from grader.checks.nan_source import BREAKERS, recipe_inputs
 from grader.common.errors import SpecError
 from inprocess import probe
+
+recipes = plugin("nan_debugging", "recipes")
+first_nan_node = plugin("nan_debugging", "teacher").first_nan_node
+BREAKERS = plugin("nan_debugging", "nan_source").BREAKERS
+recipe_inputs = plugin("nan_debugging", "nan_source").recipe_inputs
 
 EXERCISE = specfile.load(EXERCISES / "nan_debugging" / "exercise.yaml")
 POISONED = find_check(EXERCISE, "find_nan_source_poisoned")

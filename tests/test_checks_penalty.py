@@ -1,5 +1,5 @@
-"""The gradient-penalty kinds (grader.checks.penalty), their reference (grader.teacher.penalty),
-the critic recipes (grader.critics) and the critic probe, run in this process."""
+"""gradient_penalty's plugin: its kinds (kinds.py), their reference (teacher.py), the critic
+recipes (critics.py) and the critic probe, run in this process."""
 
 from __future__ import annotations
 
@@ -9,13 +9,15 @@ import pytest
 import torch
 from torch.func import functional_call
 
-from conftest import EXERCISES, SOLUTIONS
-from grader import critics
+from conftest import EXERCISES, SOLUTIONS, plugin
 from grader.loader import specfile
-from grader.checks.penalty_data import DrawnCritic, dead_samples
-from grader.teacher.penalty import reference
 from grader.common.errors import SpecError
 from inprocess import judge, probe
+
+critics = plugin("gradient_penalty", "critics")
+DrawnCritic = plugin("gradient_penalty", "data").DrawnCritic
+dead_samples = plugin("gradient_penalty", "data").dead_samples
+reference = plugin("gradient_penalty", "teacher").reference
 
 EXERCISE = specfile.load(EXERCISES / "gradient_penalty" / "exercise.yaml")
 CHECKS = {c.id: c for c in EXERCISE.checks}

@@ -1,15 +1,17 @@
-"""The fixed training run (grader.training), its probe and the training_run kind."""
+"""nan_debugging's fixed training run (its plugin's training.py), its probe and the training_run
+kind."""
 
 from __future__ import annotations
 
 import pytest
 import torch
 
-from conftest import EXERCISES
-from grader import training
+from conftest import EXERCISES, plugin
 from grader.loader import specfile
 from grader.common.errors import SpecError
 from inprocess import judge, probe
+
+training = plugin("nan_debugging", "training")
 
 EXERCISE = specfile.load(EXERCISES / "nan_debugging" / "exercise.yaml")
 CHECK = next(c for c in EXERCISE.checks if c.kind == "training_run")

@@ -6,7 +6,9 @@ import pytest
 import torch
 from torch import nn
 
-from grader import critics
+from conftest import plugin
+
+critics = plugin("gradient_penalty", "critics")
 
 RECIPES = [critics.Recipe("mlp", "tanh", (3,), (4, 2)),
            critics.Recipe("cnn", "relu", (2, 5, 5), (3, 2), kernel=3, flat_output=True)]

@@ -52,7 +52,7 @@ OUTCOMES = {
     "key_kill_parent": ("full", []),
     "key_network": ("full", []),
     "read_git_history": ("error", ["answer key not found in git history"]),
-    "import_reference_code": ("error", ["No module named 'grader.teacher'"]),
+    "import_reference_code": ("error", ["reference code not found"]),
     "key_leave_in_tmp": ("full", []),
     "read_from_tmp": ("error", ["answer key not found in /tmp"]),
     "key_environment": ("full", []),

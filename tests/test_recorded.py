@@ -10,23 +10,24 @@ import torch
 from grader.grading import examples, plot, recorded
 from grader.loader import publicspec, specfile
 from grader.release import build as release
-from grader.specs import refs, model as spec_mod
+from grader.specs import refs
 from grader.checks.base import Kind, NotRecorded
 from grader.loader.config import Config
-from grader.common.errors import GraderError
+from grader.common.errors import GraderError, SpecError
 from grader.grading.grade import grade
 
-from conftest import SOLUTIONS, find_check
+from conftest import SOLUTIONS, find_check, plugin
 
 CONFIG = Config(examples=8, time_per_call=15.0, time_per_exercise=120.0)
 
 
 def released_exercise(folder, exercise, config=CONFIG):
     """exercise as a release holds it, in folder/exercises/<id>: the starter, the public spec,
-    the record (grader.release.build.write_records)."""
+    its plugin without teacher.py, the record (grader.release.build)."""
     target = folder / "exercises" / exercise.id
     target.mkdir(parents=True)
     shutil.copyfile(exercise.path.parent / exercise.file, target / exercise.file)
+    release.copy_plugin(exercise, target)
     text, _ = publicspec.public(exercise.path.read_text(encoding="utf-8"),
                                 recorded=recorded.RECORD_FILE)
     (target / "exercise.yaml").write_text(text, encoding="utf-8")
@@ -99,7 +100,7 @@ def test_a_missing_record_is_named_in_the_spec_error(sigmoid, tmp_path):
     folder = tmp_path / "copy" / public.id
     shutil.copytree(public.path.parent, folder)
     (folder / recorded.RECORD_FILE).unlink()
-    with pytest.raises(spec_mod.SpecError, match=r"recorded: recorded\.pickle is missing"):
+    with pytest.raises(SpecError, match=r"recorded: recorded\.pickle is missing"):
         specfile.load(folder / "exercise.yaml")
 
 
@@ -118,7 +119,7 @@ def test_a_recorded_memo_computes_nothing():
 def test_judged_from_the_record_alone(exercise_id, mutant, exercises, sandbox, tmp_path,
                                       monkeypatch):
     """The key passes and a mutant fails with every way to compute a reference cut off: the
-    spec's expressions, scenario references and grader/teacher/."""
+    spec's expressions, scenario references and each plugin's teacher.py."""
     e = exercises[exercise_id]
     mutant_path = SOLUTIONS / "mutants" / exercise_id / mutant
     if not mutant_path.exists():
@@ -130,12 +131,9 @@ def test_judged_from_the_record_alone(exercise_id, mutant, exercises, sandbox, t
 
     monkeypatch.setattr(refs, "evaluate", cut)
     monkeypatch.setattr("grader.checks.scenario.expected", cut)
-    import grader.teacher.anomaly
-    import grader.teacher.penalty
-
     for name in ("reference", "suspects"):
-        monkeypatch.setattr(grader.teacher.penalty, name, cut)
-    monkeypatch.setattr(grader.teacher.anomaly, "first_nan_node", cut)
+        monkeypatch.setattr(plugin("gradient_penalty", "teacher"), name, cut)
+    monkeypatch.setattr(plugin("nan_debugging", "teacher"), "first_nan_node", cut)
     monkeypatch.setattr(examples, "draw", cut)
     for answer, full in ((SOLUTIONS / e.file, True), (mutant_path, False)):
         sub = tmp_path / answer.stem

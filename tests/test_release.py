@@ -112,7 +112,7 @@ def test_release_holds_the_students_files_and_nothing_of_the_teachers(released, 
     assert sorted(n for n in names if n.startswith(f"exercises/{EX}/")) == [
         f"exercises/{EX}/{EX}.py", f"exercises/{EX}/exercise.yaml",
         f"exercises/{EX}/recorded.pickle"]
-    assert not [n for n in names if n.startswith("grader/teacher")]
+    assert not [n for n in names if n.endswith("plugin/teacher.py")]
     starter = f"exercises/{EX}/{EX}.py"
     assert (released / starter).read_bytes() == (teacher / starter).read_bytes()
     config = (released / "config.yaml").read_text()
@@ -157,17 +157,19 @@ def test_the_release_refuses_a_planted_answer(released, teacher, teacher_spec, t
 
 def test_the_release_refuses_planted_reference_code(released, teacher, teacher_spec, tmp_path):
     copy = copy_of(released, tmp_path / "copy")
-    teacher_line = next(line for line in leaks.telling_lines(
-        releasecheck.PACKAGE / "teacher" / "penalty.py") if "norm" in line)
-    for planted, source in ((f"    {teacher_line}\n", "grader/teacher/penalty.py"),
+    penalty = specfile.load(ROOT / "exercises" / "gradient_penalty" / "exercise.yaml", ROOT)
+    code = penalty.plugin / "teacher.py"
+    teacher_line = next(line for line in leaks.telling_lines(code) if "norm" in line)
+    exercises = [teacher_spec, penalty]
+    for planted, source in ((f"    {teacher_line}\n", "exercises/gradient_penalty/plugin/teacher.py"),
                             ("y = 1 / (1 + torch.exp(-x))  # torch.sigmoid(x)\n",
                              f"exercises/{EX}/exercise.yaml")):
         with open(copy / "README.md", "a") as f:
             f.write(planted)
         with pytest.raises(GraderError, match=r"README\.md, line \d+.*" + re.escape(source)):
-            releasecheck.check_leaks(copy, teacher, [teacher_spec])
+            releasecheck.check_leaks(copy, teacher, exercises)
         shutil.copyfile(released / "README.md", copy / "README.md")
-    releasecheck.check_leaks(copy, teacher, [teacher_spec])
+    releasecheck.check_leaks(copy, teacher, exercises)
 
 
 def test_a_damaged_record_is_told_by_name_not_as_a_traceback(released, tmp_path):
@@ -361,3 +363,21 @@ def test_gradescope_wants_a_zip_name(teacher_spec, tmp_path):
 
     with pytest.raises(GraderError, match=r"\.zip"):
         build(root=tmp_path, exercises=[teacher_spec], path=tmp_path / "autograder.tar")
+
+
+def test_a_plugin_ships_without_its_teacher_module(tmp_path):
+    """The real course's plugins: the release holds each plugin's code but its teacher.py, and
+    its self-check refuses a teacher.py planted back."""
+    exercises = [specfile.load(ROOT / "exercises" / ex / "exercise.yaml", ROOT)
+                 for ex in ("gradient_penalty", "nan_debugging")]
+    release_mod.write_tree(root=ROOT, exercises=exercises, dest=tmp_path)
+    for e in exercises:
+        shipped = sorted(p.name for p in (tmp_path / "exercises" / e.id / "plugin").glob("*.py"))
+        teacher_side = sorted(p.name for p in e.plugin.glob("*.py"))
+        assert "teacher.py" in teacher_side and "kinds.py" in shipped and "probes.py" in shipped
+        assert shipped == [n for n in teacher_side if n != "teacher.py"]
+    releasecheck.check_layout(tmp_path)
+    planted = tmp_path / "exercises" / "nan_debugging" / "plugin" / "teacher.py"
+    shutil.copyfile(exercises[1].plugin / "teacher.py", planted)
+    with pytest.raises(GraderError, match=r"exercises/nan_debugging/plugin/teacher\.py"):
+        releasecheck.check_layout(tmp_path)

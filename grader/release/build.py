@@ -104,11 +104,7 @@ def write_tree(*, root: Path, exercises: list[Exercise], dest: Path) -> dict[str
         starter = e.path.parent / e.file
         if starter.is_file():  # a missing one is told by the release's own check
             shutil.copyfile(starter, target / e.file)
-        if e.plugin is not None:  # its code but the teacher's module, which computes answers
-            for path in plugins.shipped(e.plugin):
-                copy = target / plugins.FOLDER / path.relative_to(e.plugin)
-                copy.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(path, copy)
+        copy_plugin(e, target)
         text, hidden[e.id] = publicspec.public(e.path.read_text(encoding="utf-8"),
                                                recorded=recorded.RECORD_FILE)
         (target / e.path.name).write_text(text, encoding="utf-8")
@@ -127,6 +123,17 @@ def write_tree(*, root: Path, exercises: list[Exercise], dest: Path) -> dict[str
     (dest / WORKFLOW).parent.mkdir(parents=True)
     shutil.copyfile(TEMPLATES / "classroom.yml", dest / WORKFLOW)
     return hidden
+
+
+def copy_plugin(exercise: Exercise, target: Path) -> None:
+    """The exercise's plugin, if any, into target/plugin/: its code but the teacher's module,
+    which computes answers (grader.common.plugins.TEACHER)."""
+    if exercise.plugin is None:
+        return
+    for path in plugins.shipped(exercise.plugin):
+        copy = target / plugins.FOLDER / path.relative_to(exercise.plugin)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, copy)
 
 
 def write_records(*, exercises: list[Exercise], dest: Path, config, on_step=None) -> dict:
