@@ -68,7 +68,7 @@ OUTCOMES = {
     "stash_hidden_inputs": ("failed", ["stash: "]),
 }
 NEEDS_CGROUPS = {"key_children_memory"}
-"""Cases whose containment needs a control group per worker; elsewhere they fail (README)."""
+"""Cases whose containment needs a control group per worker; elsewhere they fail (docs/security.md)."""
 MARKERS = ("97531", "97532", "86421", "86422")
 """In the command lines of the processes the cases start: none may outlive its exercise."""
 
@@ -310,7 +310,7 @@ def test_correct_code_keeps_full_marks_beside_hidden_checks(tmp_path, sandbox, s
 
 def test_no_process_survives_its_exercise(tmp_path, sandbox, twin_exercises):
     if sandbox._wait_ready() or sandbox.isolation != "namespaces":
-        pytest.skip("escaped sessions are only contained with namespaces (see README)")
+        pytest.skip("escaped sessions are only contained with namespaces (see docs/security.md)")
     sub = tmp_path / "children"
     sub.mkdir()
     (sub / "manual_gradient.py").write_text(source("key_child_processes"))
@@ -321,7 +321,7 @@ def test_no_process_survives_its_exercise(tmp_path, sandbox, twin_exercises):
 
 def test_a_later_worker_cannot_read_what_an_earlier_one_left(tmp_path, sandbox, twin_exercises):
     if sandbox._wait_ready() or sandbox.isolation != "namespaces":
-        pytest.skip("a private /tmp per worker needs namespaces (see README)")
+        pytest.skip("a private /tmp per worker needs namespaces (see docs/security.md)")
     first, second = tmp_path / "a", tmp_path / "b"
     first.mkdir()
     second.mkdir()

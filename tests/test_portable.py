@@ -1,6 +1,6 @@
 """Portable mode (spawned workers, pipes, time limits enforced by the grader), as Windows gets
 it, run here on Linux: the answer key keeps full marks and the hostile cases it can contain get
-their outcomes. The cases it cannot contain are skipped, each with the reason the README gives."""
+their outcomes. The cases it cannot contain are skipped, each with the reason docs/security.md gives."""
 
 from __future__ import annotations
 

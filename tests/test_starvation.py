@@ -121,7 +121,7 @@ def test_a_starved_honest_submission_is_not_blamed(tmp_path, sandbox, df_only):
     off the CPU: it is reported as the machine's overload, never as the student's timeout."""
     sandbox._wait_ready()
     if sandbox.cgroups in (None, "none") or not os.path.exists(starvation.MACHINE_PRESSURE):
-        pytest.skip("starvation is measured with a control group per worker and PSI (README)")
+        pytest.skip("starvation is measured with a control group per worker and PSI (docs/security.md)")
     (tmp_path / "manual_gradient.py").write_text(HONEST)
     config = Config(examples=2, time_per_call=1.0, time_per_exercise=60.0)
     # Each in a session of its own, as busy_children's are: with the kernel's autogroups, a

@@ -482,7 +482,7 @@ def _release(args, exercises, console) -> int:
                   "code; no solutions/, tests/, benchmarks/ or plugin teacher.py, checked: no line "
                   "of an answer or of reference code in it, its starters score 0 and the keys "
                   "every visible point. Next: push it as the students' template repository "
-                  "(README, \"Teaching a class\").", soft_wrap=True)
+                  "(docs/teachers.md, \"Teaching a class\").", soft_wrap=True)
     if not done.grading_seed:
         console.print("[yellow]warning: config.yaml has no `grading_seed:`; set one (or "
                       f"${config_mod.GRADING_SEED_ENV} in your CI) so that `batch` grades on "

@@ -14,7 +14,7 @@ Where the grader runs as root on Linux, each worker gets:
 
 Elsewhere (not root, or namespaces refused, as in some containers) workers still get their own
 session and process group, which is killed when the exercise ends, and the resource limits; the
-README's security model says what that leaves open.
+security model (docs/security.md) says what that leaves open.
 """
 
 from __future__ import annotations

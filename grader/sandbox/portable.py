@@ -6,7 +6,7 @@ the previous exercise is graded, so a spawn rarely waits for it. Time limits are
 grader: a call that runs past its limit gets its worker killed (with the processes it started,
 where the platform allows). The student's prints go to a file in the scratch copy.
 
-What this mode does not do (README, Security model): no memory, CPU or output-size limits, no
+What this mode does not do (docs/security.md): no memory, CPU or output-size limits, no
 namespaces (the answer key is only off the import path), and on Windows a process the student
 starts outside the worker's process tree may survive. It is chosen automatically where fork or
 `resource` is missing; GRADER_SANDBOX=portable selects it anywhere (tests run it on Linux).

@@ -140,7 +140,7 @@ def starter(py_source: str, exercise_id: str) -> dict:
         "**Menilai / grading.** Simpan notebook ini sebagai "
         f"`{exercise_id}.ipynb` di folder kerjamu, lalu jalankan sel di bawah. / Save this "
         f"notebook as `{exercise_id}.ipynb` in your working folder, then run the cell below. "
-        "(Colab: see the README, section *Notebooks and Colab*.)"))
+        "(Colab: see docs/students.md, section *Notebooks and Colab*.)"))
     cells.append(_codecell(f"!python -m grader check {exercise_id} --submission ."))
     return {"cells": cells, "metadata": {"kernelspec": {"display_name": "Python 3",
                                                        "language": "python", "name": "python3"},
