@@ -78,8 +78,11 @@ def build(root: Path, size: int, ids: list[str], correct: bool = False) -> dict[
             # Every fifth student gets everything right; the others about half, cycling
             # through every variant and mutant.
             right_one = correct or i % 5 == 0 or (i + j) % 2 == 0
-            pick = (right[(i + j) % len(right)] if right_one or not wrong
-                    else wrong[(i * 7 + j) % len(wrong)])
+            pick = (
+                right[(i + j) % len(right)]
+                if right_one or not wrong
+                else wrong[(i * 7 + j) % len(wrong)]
+            )
             target = sub / ("src" if i % 3 == 0 else ".") / f"{ex}.py"  # some nest their files
             target.parent.mkdir(exist_ok=True)
             shutil.copyfile(pick, target)
@@ -110,8 +113,12 @@ def timed_rss(cmd: list[str]) -> tuple[float, subprocess.CompletedProcess, float
         elapsed = time.monotonic() - started
         out.seek(0)
         err.seek(0)
-        done = subprocess.CompletedProcess(cmd, proc.returncode, out.read().decode(errors="replace"),
-                                           err.read().decode(errors="replace"))
+        done = subprocess.CompletedProcess(
+            cmd,
+            proc.returncode,
+            out.read().decode(errors="replace"),
+            err.read().decode(errors="replace"),
+        )
     return elapsed, done, peak
 
 
@@ -127,19 +134,26 @@ def check_outputs(out: Path, size: int) -> dict:
         rows = list(csv.DictReader(f))
     junit = ET.parse(out / "junit.xml").getroot()
     gradescope = [json.loads(p.read_text()) for p in (out / "gradescope").glob("*/results.json")]
-    if not (len(doc["submissions"]) == len(rows) == len(junit.findall("testsuite"))
-            == len(gradescope) == size):
+    if not (
+        len(doc["submissions"])
+        == len(rows)
+        == len(junit.findall("testsuite"))
+        == len(gradescope)
+        == size
+    ):
         raise SystemExit(f"outputs disagree on the number of submissions in {out}")
     for g in gradescope:
         if not isinstance(g["score"], (int, float)) or not all(
-                {"name", "score", "max_score", "output", "visibility"} <= set(t)
-                for t in g["tests"]):
+            {"name", "score", "max_score", "output", "visibility"} <= set(t) for t in g["tests"]
+        ):
             raise SystemExit(f"a Gradescope file in {out} lacks a field")
     scores = [s["score"] for s in doc["submissions"]]
-    return {"testcases": len(junit.findall(".//testcase")), "full_marks":
-            sum(s["score"] == s["max_score"] for s in doc["submissions"]),
-            "mean_score": round(sum(scores) / len(scores), 2), "max_score":
-            doc["submissions"][0]["max_score"]}
+    return {
+        "testcases": len(junit.findall(".//testcase")),
+        "full_marks": sum(s["score"] == s["max_score"] for s in doc["submissions"]),
+        "mean_score": round(sum(scores) / len(scores), 2),
+        "max_score": doc["submissions"][0]["max_score"],
+    }
 
 
 def memory(work: Path, args, ids: list[str]) -> int:
@@ -149,8 +163,20 @@ def memory(work: Path, args, ids: list[str]) -> int:
     for size in sizes:
         counts = build(work / f"class{size}", size, ids, args.correct)
         seconds, run, peak = timed_rss(
-            [sys.executable, "-m", "grader", "batch", str(work / f"class{size}"), "--jobs",
-             str(args.jobs), "--exercises", *ids, "--out", str(work / f"out{size}")])
+            [
+                sys.executable,
+                "-m",
+                "grader",
+                "batch",
+                str(work / f"class{size}"),
+                "--jobs",
+                str(args.jobs),
+                "--exercises",
+                *ids,
+                "--out",
+                str(work / f"out{size}"),
+            ]
+        )
         if run.returncode != 0:
             print(run.stdout[-3000:], run.stderr[-3000:], file=sys.stderr)
             raise SystemExit(f"batch exited {run.returncode}")
@@ -169,6 +195,7 @@ def memory(work: Path, args, ids: list[str]) -> int:
 def results(out: Path):
     """results.json without the figures that differ from run to run (seconds, the grader's
     version string)."""
+
     def strip(node):
         if isinstance(node, dict):
             return {k: strip(v) for k, v in node.items() if k not in ("seconds", "grader")}
@@ -189,15 +216,26 @@ def main() -> int:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--exercises", nargs="+", metavar="ID")
     p.add_argument("--twice", action="store_true", help="grade again and compare the outputs")
-    p.add_argument("--correct", action="store_true",
-                   help="every student answers everything right (target 0.2x the floor)")
-    p.add_argument("--memory", metavar="A,B",
-                   help="grade classes of A and B submissions and compare the parent's peak RSS")
-    p.add_argument("--keep", type=Path, help="build the class here and keep it (default: a "
-                                             "temporary folder)")
-    p.add_argument("--before", type=Path, metavar="TREE",
-                   help="also grade the class with the grader in TREE (an older checkout), "
-                        "first, and compare the time and the results (seconds aside)")
+    p.add_argument(
+        "--correct",
+        action="store_true",
+        help="every student answers everything right (target 0.2x the floor)",
+    )
+    p.add_argument(
+        "--memory",
+        metavar="A,B",
+        help="grade classes of A and B submissions and compare the parent's peak RSS",
+    )
+    p.add_argument(
+        "--keep", type=Path, help="build the class here and keep it (default: a temporary folder)"
+    )
+    p.add_argument(
+        "--before",
+        type=Path,
+        metavar="TREE",
+        help="also grade the class with the grader in TREE (an older checkout), "
+        "first, and compare the time and the results (seconds aside)",
+    )
     args = p.parse_args()
     ids = exercise_ids(args.exercises)
     work = args.keep or Path(tempfile.mkdtemp(prefix="grader-class-"))
@@ -205,8 +243,18 @@ def main() -> int:
         if args.memory:
             return memory(work, args, ids)
         counts = build(work / "class", args.size, ids, args.correct)
-        batch = [sys.executable, "-m", "grader", "batch", str(work / "class"), "--jobs",
-                 str(args.jobs), "--exercises", *ids, "--out"]
+        batch = [
+            sys.executable,
+            "-m",
+            "grader",
+            "batch",
+            str(work / "class"),
+            "--jobs",
+            str(args.jobs),
+            "--exercises",
+            *ids,
+            "--out",
+        ]
         floor = floor_seconds()
         before = None
         if args.before:
@@ -214,38 +262,48 @@ def main() -> int:
             if before[1].returncode != 0:
                 print(before[1].stdout[-3000:], before[1].stderr[-3000:], file=sys.stderr)
                 raise SystemExit(f"the batch of {args.before} exited {before[1].returncode}")
-        check_s, check = timed([sys.executable, "-m", "grader", "check", *ids,
-                                "--submission", str(SOLUTIONS)])
+        check_s, check = timed(
+            [sys.executable, "-m", "grader", "check", *ids, "--submission", str(SOLUTIONS)]
+        )
         batch_s, run, peak = timed_rss(batch + [str(work / "out1")])
         if run.returncode != 0:
             print(run.stdout[-3000:], run.stderr[-3000:], file=sys.stderr)
             raise SystemExit(f"batch exited {run.returncode}")
         target = 0.2 if args.correct else 0.4
         per = batch_s / args.size / floor
-        report = {"exercises": ids, "submissions": args.size, "class": counts,
-                  "jobs": args.jobs, "batch_seconds": round(batch_s, 1),
-                  "submissions_per_minute": round(60 * args.size / batch_s, 1),
-                  "import_floor_seconds": round(floor, 2),
-                  "per_submission_over_floor": round(per, 2),
-                  "target": f"<= {target}x ({'met' if per <= target else 'not met'})",
-                  "check_solutions_seconds": round(check_s, 1),
-                  "check_over_floor": round(check_s / floor, 1),
-                  "check_exit_code": check.returncode,
-                  "batch_over_check": round(batch_s / check_s, 1),
-                  "parent_peak_rss_mb": peak and round(peak, 1),
-                  "outputs": check_outputs(work / "out1", args.size)}
+        report = {
+            "exercises": ids,
+            "submissions": args.size,
+            "class": counts,
+            "jobs": args.jobs,
+            "batch_seconds": round(batch_s, 1),
+            "submissions_per_minute": round(60 * args.size / batch_s, 1),
+            "import_floor_seconds": round(floor, 2),
+            "per_submission_over_floor": round(per, 2),
+            "target": f"<= {target}x ({'met' if per <= target else 'not met'})",
+            "check_solutions_seconds": round(check_s, 1),
+            "check_over_floor": round(check_s / floor, 1),
+            "check_exit_code": check.returncode,
+            "batch_over_check": round(batch_s / check_s, 1),
+            "parent_peak_rss_mb": peak and round(peak, 1),
+            "outputs": check_outputs(work / "out1", args.size),
+        }
         if before is not None:
             report["before_seconds"] = round(before[0], 1)
             report["before_over_now"] = round(before[0] / batch_s, 2)
-            report["same_results_as_before"] = (results(work / "out_before")
-                                                == results(work / "out1"))
+            report["same_results_as_before"] = results(work / "out_before") == results(
+                work / "out1"
+            )
         if args.twice:
             again_s, _ = timed(batch + [str(work / "out2")])
             report["second_batch_seconds"] = round(again_s, 1)
             report["identical"] = files(work / "out1") == files(work / "out2")
         print(json.dumps(report, indent=2))
-        return 0 if report.get("identical", True) and report.get("same_results_as_before",
-                                                                   True) else 1
+        return (
+            0
+            if report.get("identical", True) and report.get("same_results_as_before", True)
+            else 1
+        )
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)

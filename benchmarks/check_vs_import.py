@@ -35,8 +35,7 @@ POLL = 0.5  # grader.cli.watch's default interval: a save waits half of it on av
 
 def timed(cmd: list[str], cwd: Path = ROOT, env: dict | None = None) -> float:
     start = time.perf_counter()
-    done = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                          env=env)
+    done = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     elapsed = time.perf_counter() - start
     if done.returncode not in (0, 1):
         sys.exit(f"{' '.join(cmd)} failed:\n{done.stderr.decode()}")
@@ -45,8 +44,11 @@ def timed(cmd: list[str], cwd: Path = ROOT, env: dict | None = None) -> float:
 
 def fresh_copy(into: Path) -> Path:
     """The tracked files only, as a fresh clone has them (no caches, no compiled files)."""
-    names = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
-                           check=True).stdout.decode().split("\0")
+    names = (
+        subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True)
+        .stdout.decode()
+        .split("\0")
+    )
     for name in filter(None, names):
         src = ROOT / name
         if src.is_file():
@@ -85,8 +87,9 @@ print(json.dumps(times))
 def watch_times(ids: list[str]) -> dict[str, float]:
     import json
 
-    done = subprocess.run([sys.executable, "-c", WATCH, *ids], cwd=ROOT, capture_output=True,
-                          text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", WATCH, *ids], cwd=ROOT, capture_output=True, text=True
+    )
     if done.returncode != 0:
         sys.exit(f"the watch measurement failed:\n{done.stderr}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -95,10 +98,15 @@ def watch_times(ids: list[str]) -> dict[str, float]:
 def line(label: str, times: list[float], floor: float, target: float | None) -> str:
     m = statistics.median(times)
     ratio = m / floor
-    verdict = ("no target" if target is None else
-               f"target <= {target:g}x  {'MET' if ratio <= target else 'not met'}")
-    return (f"{label:<26}: median {m:6.2f} s  ratio {ratio:4.1f}x  {verdict}  "
-            f"({', '.join(f'{t:.2f}' for t in times)})")
+    verdict = (
+        "no target"
+        if target is None
+        else f"target <= {target:g}x  {'MET' if ratio <= target else 'not met'}"
+    )
+    return (
+        f"{label:<26}: median {m:6.2f} s  ratio {ratio:4.1f}x  {verdict}  "
+        f"({', '.join(f'{t:.2f}' for t in times)})"
+    )
 
 
 def main() -> None:
@@ -106,9 +114,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--no-cold", action="store_true", help="skip the fresh-copy runs")
     parser.add_argument("--no-watch", action="store_true", help="skip the watch measurement")
-    parser.add_argument("--before", type=Path, metavar="TREE",
-                        help="also time the check in another tree (e.g. `git archive` of an "
-                             "older commit), alternately, for a before/after in one run")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        metavar="TREE",
+        help="also time the check in another tree (e.g. `git archive` of an "
+        "older commit), alternately, for a before/after in one run",
+    )
     parser.add_argument("ids", nargs="*")
     args = parser.parse_args()
     baseline = [sys.executable, "-c", "import torch, hypothesis"]
@@ -128,8 +140,10 @@ def main() -> None:
                 env = dict(os.environ, GRADER_CACHE=str(Path(tmp) / "cache"))
                 cold_times.append(timed(check, cwd=copy, env=env))
     floor = statistics.median(base_times)
-    print(f"{'import torch, hypothesis':<26}: median {floor:6.2f} s  (the floor; "
-          f"{', '.join(f'{t:.2f}' for t in base_times)})")
+    print(
+        f"{'import torch, hypothesis':<26}: median {floor:6.2f} s  (the floor; "
+        f"{', '.join(f'{t:.2f}' for t in base_times)})"
+    )
     if before_times:
         print(line("before: check", before_times, floor, None))
     print(line("check solutions, warm", warm_times, floor, 1.5))
@@ -141,9 +155,11 @@ def main() -> None:
         seen = sorted(t + POLL / 2 for t in times.values())
         med, worst = statistics.median(seen), seen[-1]
         slowest = max(times, key=times.get)
-        print(f"{'watch, save to verdict':<26}: median {med:6.2f} s  worst {worst:.2f} s "
-              f"({slowest})  target median <= 1 s, worst <= 2 s  "
-              f"{'MET' if med <= 1 and worst <= 2 else 'not met'}")
+        print(
+            f"{'watch, save to verdict':<26}: median {med:6.2f} s  worst {worst:.2f} s "
+            f"({slowest})  target median <= 1 s, worst <= 2 s  "
+            f"{'MET' if med <= 1 and worst <= 2 else 'not met'}"
+        )
         for ex_id, t in times.items():
             print(f"    {ex_id:<24} {t + POLL / 2:6.2f} s")
 

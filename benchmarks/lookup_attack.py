@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = ROOT / "solutions"
 LIMIT = 0.10
 
-FINGERPRINT = r'''
+FINGERPRINT = r"""
 import hashlib as _hashlib
 import torch as _torch
 
@@ -65,9 +65,11 @@ def _fingerprint(value, _depth=0):
             h.update(type(v).__name__.encode())
     walk(value, 0)
     return h.hexdigest()
-'''
+"""
 
-RECORDER = FINGERPRINT + r'''
+RECORDER = (
+    FINGERPRINT
+    + r"""
 import io as _io, os as _os, inspect as _inspect
 
 
@@ -99,9 +101,12 @@ def _record(name, fn):
 for _name, _fn in list(globals().items()):
     if _inspect.isfunction(_fn) and _fn.__module__ == __name__ and not _name.startswith("_"):
         globals()[_name] = _record(_name, _fn)
-'''
+"""
+)
 
-LOOKUP = FINGERPRINT + r'''
+LOOKUP = (
+    FINGERPRINT
+    + r"""
 import base64 as _base64, io as _io
 
 _TABLE = _torch.load(_io.BytesIO(_base64.b64decode(DATA)), weights_only=True)
@@ -126,14 +131,18 @@ def _lookup(name):
 
 for _name in NAMES:
     globals()[_name] = _lookup(_name)
-'''
+"""
+)
 
 
 def _functions(source: str) -> list[str]:
     import ast
 
-    return [n.name for n in ast.parse(source).body
-            if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")]
+    return [
+        n.name
+        for n in ast.parse(source).body
+        if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")
+    ]
 
 
 def _read_table(path: Path) -> dict:
@@ -147,8 +156,8 @@ def _read_table(path: Path) -> dict:
     data = path.read_bytes()
     i = 0
     while i + 8 <= len(data):
-        n = int.from_bytes(data[i:i + 8], "little")
-        name, key, out = torch.load(io.BytesIO(data[i + 8:i + 8 + n]), weights_only=True)
+        n = int.from_bytes(data[i : i + 8], "little")
+        name, key, out = torch.load(io.BytesIO(data[i + 8 : i + 8 + n]), weights_only=True)
         table.setdefault(name, {})[key] = out
         i += 8 + n
     return table
@@ -170,8 +179,11 @@ def main() -> int:
     p.add_argument("--exercises", nargs="+", metavar="ID")
     args = p.parse_args()
     release = args.release.resolve()
-    order = [line.strip() for line in (release / "exercises" / "ORDER").read_text().splitlines()
-             if line.strip()]
+    order = [
+        line.strip()
+        for line in (release / "exercises" / "ORDER").read_text().splitlines()
+        if line.strip()
+    ]
     chosen = args.exercises or order
     scratch = Path(tempfile.mkdtemp(prefix="lookup-attack-"))
     tables = Path(tempfile.mkdtemp(prefix="lookup-tables-", dir="/tmp"))
@@ -185,12 +197,27 @@ def main() -> int:
             source = (SOLUTIONS / f"{exercise_id}.py").read_text()
             table = tables / f"{exercise_id}.bin"
             (recorder / f"{exercise_id}.py").write_text(
-                source + f"\nTABLE = {str(table)!r}\n" + RECORDER)
+                source + f"\nTABLE = {str(table)!r}\n" + RECORDER
+            )
         env = dict(os.environ, GRADER_SANDBOX="portable", GRADER_CACHE="off")
         env.pop("PYTHONPATH", None)
-        subprocess.run([sys.executable, "-m", "grader", "check", *chosen, "--submission",
-                        str(recorder), "--json", str(scratch / "recorder.json"), "--fresh"],
-                       cwd=release, env=env, capture_output=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "grader",
+                "check",
+                *chosen,
+                "--submission",
+                str(recorder),
+                "--json",
+                str(scratch / "recorder.json"),
+                "--fresh",
+            ],
+            cwd=release,
+            env=env,
+            capture_output=True,
+        )
         sizes = {}
         import io
 
@@ -204,15 +231,44 @@ def main() -> int:
             names = _functions((SOLUTIONS / f"{exercise_id}.py").read_text())
             (lookup / f"{exercise_id}.py").write_text(
                 f"DATA = {base64.b64encode(buf.getvalue()).decode()!r}\nNAMES = {names!r}\n"
-                + LOOKUP)
+                + LOOKUP
+            )
         env = dict(os.environ, GRADER_CACHE="off")
         env.pop("PYTHONPATH", None)
-        subprocess.run([sys.executable, "-m", "grader", "check", *chosen, "--submission",
-                        str(lookup), "--json", str(scratch / "local.json"), "--fresh"],
-                       cwd=release, env=env, capture_output=True)
-        subprocess.run([sys.executable, "-m", "grader", "batch", str(scratch / "class"), "--out",
-                        str(scratch / "out"), "--exercises", *chosen], cwd=ROOT,
-                       env=dict(os.environ), capture_output=True, check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "grader",
+                "check",
+                *chosen,
+                "--submission",
+                str(lookup),
+                "--json",
+                str(scratch / "local.json"),
+                "--fresh",
+            ],
+            cwd=release,
+            env=env,
+            capture_output=True,
+        )
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "grader",
+                "batch",
+                str(scratch / "class"),
+                "--out",
+                str(scratch / "out"),
+                "--exercises",
+                *chosen,
+            ],
+            cwd=ROOT,
+            env=dict(os.environ),
+            capture_output=True,
+            check=True,
+        )
         local = _share(scratch / "local.json")
         teacher = _share(scratch / "out" / "results.json")
     finally:
@@ -224,8 +280,10 @@ def main() -> int:
         ls, lm = local.get(exercise_id, (0, 1))
         ts, tm = teacher.get(exercise_id, (0, 1))
         worst = max(worst, ts / tm)
-        print(f"{exercise_id:22} {sizes[exercise_id]:6} {ls:7g}/{lm:<4g} {ls / lm:4.0%}"
-              f" {ts:6g}/{tm:<4g} {ts / tm:4.0%}")
+        print(
+            f"{exercise_id:22} {sizes[exercise_id]:6} {ls:7g}/{lm:<4g} {ls / lm:4.0%}"
+            f" {ts:6g}/{tm:<4g} {ts / tm:4.0%}"
+        )
     print(f"worst share in the teacher's batch: {worst:.0%} (limit {LIMIT:.0%})")
     return 0 if worst <= LIMIT else 1
 

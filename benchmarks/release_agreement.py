@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = ROOT / "solutions"
 
-DRIVER = r'''
+DRIVER = r"""
 import json, os, shutil, sys, tempfile
 sys.path.insert(0, os.getcwd())
 from pathlib import Path
@@ -70,7 +70,7 @@ for key, result in out.items():
          "message": c.message.en if c.message else None, "counterexample": c.counterexample}
         for c in result.checks]}
 Path(sys.argv[2]).write_text(json.dumps(rows))
-'''
+"""
 
 _STRICT = [
     (re.compile(r"tensor\((?:[^()]|\([^()]*\))*\)"), "T"),
@@ -111,8 +111,9 @@ def _plan(exercises: list[str]) -> dict:
 def _grade(tree: Path, plan: dict, scratch: Path, name: str) -> dict:
     plan_file, out_file = scratch / f"{name}-plan.json", scratch / f"{name}-out.json"
     plan_file.write_text(json.dumps(plan))
-    subprocess.run([sys.executable, "-c", DRIVER, str(plan_file), str(out_file)], cwd=tree,
-                   check=True)
+    subprocess.run(
+        [sys.executable, "-c", DRIVER, str(plan_file), str(out_file)], cwd=tree, check=True
+    )
     return json.loads(out_file.read_text())
 
 
@@ -123,18 +124,29 @@ def compare(teacher: dict, release: dict) -> dict:
         r = release[key]
         t_fail = {c["id"]: c for c in t["checks"] if c["status"] != "passed"}
         r_fail = {c["id"]: c for c in r["checks"] if c["status"] != "passed"}
-        def same(cid, strict=False):
-            return (cid in r_fail and t_fail[cid]["cause"] == r_fail[cid]["cause"]
-                    and template(t_fail[cid]["message"], strict)
-                    == template(r_fail[cid]["message"], strict))
+
+        def same(cid, strict=False, t_fail=t_fail, r_fail=r_fail):
+            return (
+                cid in r_fail
+                and t_fail[cid]["cause"] == r_fail[cid]["cause"]
+                and template(t_fail[cid]["message"], strict)
+                == template(r_fail[cid]["message"], strict)
+            )
 
         same_cause = [cid for cid in t_fail if same(cid)]
-        rows[key] = {"score": (t["score"], r["score"]), "same_score": t["score"] == r["score"],
-                     "same_checks": set(t_fail) == set(r_fail), "failing": len(t_fail),
-                     "same_cause": len(same_cause),
-                     "strict": sum(same(cid, True) for cid in t_fail),
-                     "differ": [(cid, t_fail[cid]["message"], r_fail.get(cid, {}).get("message"))
-                                for cid in t_fail if cid not in same_cause]}
+        rows[key] = {
+            "score": (t["score"], r["score"]),
+            "same_score": t["score"] == r["score"],
+            "same_checks": set(t_fail) == set(r_fail),
+            "failing": len(t_fail),
+            "same_cause": len(same_cause),
+            "strict": sum(same(cid, True) for cid in t_fail),
+            "differ": [
+                (cid, t_fail[cid]["message"], r_fail.get(cid, {}).get("message"))
+                for cid in t_fail
+                if cid not in same_cause
+            ],
+        }
     return rows
 
 
@@ -146,8 +158,11 @@ def main() -> int:
     p.add_argument("--save", type=Path, help="write both sides' verdicts here (JSON)")
     p.add_argument("--load", type=Path, help="compare verdicts saved by --save, grading nothing")
     args = p.parse_args()
-    order = [line.strip() for line in (ROOT / "exercises" / "ORDER").read_text().splitlines()
-             if line.strip()]
+    order = [
+        line.strip()
+        for line in (ROOT / "exercises" / "ORDER").read_text().splitlines()
+        if line.strip()
+    ]
     chosen = args.exercises or order
     if args.load:
         teacher, released = json.loads(args.load.read_text())
@@ -157,8 +172,19 @@ def main() -> int:
             release = args.release
             if release is None:
                 release = scratch / "release"
-                subprocess.run([sys.executable, "-m", "grader", "release", str(release),
-                                "--exercises", *chosen], cwd=ROOT, check=True)
+                subprocess.run(
+                    [
+                        sys.executable,
+                        "-m",
+                        "grader",
+                        "release",
+                        str(release),
+                        "--exercises",
+                        *chosen,
+                    ],
+                    cwd=ROOT,
+                    check=True,
+                )
             plan = _plan(chosen)
             teacher = _grade(ROOT, plan, scratch, "teacher")
             released = _grade(release.resolve(), plan, scratch, "release")
@@ -167,14 +193,19 @@ def main() -> int:
         if args.save:
             args.save.write_text(json.dumps([teacher, released]))
     correct = [k for k in teacher if k.split("/")[1].startswith("+")]
-    full = [k for k in correct if not any(c["status"] != "passed" for side in (teacher, released)
-                                          for c in side[k]["checks"])]
+    full = [
+        k
+        for k in correct
+        if not any(
+            c["status"] != "passed" for side in (teacher, released) for c in side[k]["checks"]
+        )
+    ]
     rows = compare({k: v for k, v in teacher.items() if k not in correct}, released)
-    print(f"correct answers (keys and variants) with every visible point in both: "
-          f"{len(full)}/{len(correct)}" + "".join(f"\n  not: {k}" for k in correct
-                                                  if k not in full))
-    print(f"{'exercise':22} {'answers':>7} {'score':>7} {'checks':>7} {'cause':>9} "
-          f"{'strict':>9}")
+    print(
+        f"correct answers (keys and variants) with every visible point in both: "
+        f"{len(full)}/{len(correct)}" + "".join(f"\n  not: {k}" for k in correct if k not in full)
+    )
+    print(f"{'exercise':22} {'answers':>7} {'score':>7} {'checks':>7} {'cause':>9} {'strict':>9}")
     totals = [0, 0, 0, 0, 0, 0]
     for exercise_id in chosen:
         mine = [r for k, r in rows.items() if k.split("/")[0] == exercise_id]
@@ -186,21 +217,27 @@ def main() -> int:
         strict = sum(r["strict"] for r in mine)
         for i, v in enumerate((n, score, checks, cause, failing, strict)):
             totals[i] += v
-        print(f"{exercise_id:22} {n:7} {score:7} {checks:7} {cause:4}/{failing:<4} "
-              f"{strict:4}/{failing:<4}")
+        print(
+            f"{exercise_id:22} {n:7} {score:7} {checks:7} {cause:4}/{failing:<4} "
+            f"{strict:4}/{failing:<4}"
+        )
     n, score, checks, cause, failing, strict = totals
     print(f"{'all':22} {n:7} {score:7} {checks:7} {cause:4}/{failing:<4} {strict:4}/{failing:<4}")
-    print(f"same score {score}/{n}, same failing checks {checks}/{n}, same cause named on "
-          f"{cause}/{failing} failing checks ({cause / max(failing, 1):.1%}; strict "
-          f"{strict / max(failing, 1):.1%})")
+    print(
+        f"same score {score}/{n}, same failing checks {checks}/{n}, same cause named on "
+        f"{cause}/{failing} failing checks ({cause / max(failing, 1):.1%}; strict "
+        f"{strict / max(failing, 1):.1%})"
+    )
     shown = 0
     for key, r in sorted(rows.items(), key=lambda kv: kv[1]["same_score"]):
         for cid, t_msg, r_msg in r["differ"]:
             if shown >= args.show:
                 break
             shown += 1
-            print(f"\n{key} {cid} (scores {r['score'][0]:g} / {r['score'][1]:g}):\n  teacher: "
-                  f"{(t_msg or '')[:400]}\n  release: {(r_msg or '')[:400]}")
+            print(
+                f"\n{key} {cid} (scores {r['score'][0]:g} / {r['score'][1]:g}):\n  teacher: "
+                f"{(t_msg or '')[:400]}\n  release: {(r_msg or '')[:400]}"
+            )
     return 0 if score == n and checks == n and len(full) == len(correct) else 1
 
 

@@ -5,21 +5,44 @@ from __future__ import annotations
 from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
 from grader.specs.model import Text
 
-ENV = {"grader": "0.1.0", "torch": "2.13.0", "hypothesis": "6", "python": "3.11", "seed": 7,
-       "spec_hashes": {"ex": "aaaa"}}
+ENV = {
+    "grader": "0.1.0",
+    "torch": "2.13.0",
+    "hypothesis": "6",
+    "python": "3.11",
+    "seed": 7,
+    "spec_hashes": {"ex": "aaaa"},
+}
 
 
 def t(s: str) -> Text:
     return Text(id=f"{s} (id)", en=s)
 
 
-def check(cid, status, points, max_points, message=None, counter=None, hidden=False,
-          bonus=False, kind="value"):
-    return CheckResult(id=cid, title=t(f"title of {cid}"), kind=kind, status=status,
-                       points=points, max_points=max_points,
-                       message=t(message) if message else None, counterexample=counter,
-                       hint=t(f"hint for {cid}") if status != "passed" else None,
-                       hidden=hidden, bonus=bonus)
+def check(
+    cid,
+    status,
+    points,
+    max_points,
+    message=None,
+    counter=None,
+    hidden=False,
+    bonus=False,
+    kind="value",
+):
+    return CheckResult(
+        id=cid,
+        title=t(f"title of {cid}"),
+        kind=kind,
+        status=status,
+        points=points,
+        max_points=max_points,
+        message=t(message) if message else None,
+        counterexample=counter,
+        hint=t(f"hint for {cid}") if status != "passed" else None,
+        hidden=hidden,
+        bonus=bonus,
+    )
 
 
 def submission(name, statuses: dict, env=None) -> SubmissionResult:
@@ -30,21 +53,32 @@ def submission(name, statuses: dict, env=None) -> SubmissionResult:
     for cid, max_points in points.items():
         status = statuses.get(cid, "passed")
         ok = status == "passed"
-        rows.append(check(cid, status, max_points if ok else 0.0, max_points,
-                          message=None if ok else f"{cid} is wrong: got 1 <want> 2 & \x01",
-                          counter=None if ok else f"x = tensor([{len(name)}.5])",
-                          hidden=cid == "h"))
+        rows.append(
+            check(
+                cid,
+                status,
+                max_points if ok else 0.0,
+                max_points,
+                message=None if ok else f"{cid} is wrong: got 1 <want> 2 & \x01",
+                counter=None if ok else f"x = tensor([{len(name)}.5])",
+                hidden=cid == "h",
+            )
+        )
     status = "passed" if all(s == "passed" for s in statuses.values()) else "failed"
-    ex = ExerciseResult(id="ex", title=t("Exercise | one"), status=status, checks=rows,
-                        file="ex.py")
+    ex = ExerciseResult(
+        id="ex", title=t("Exercise | one"), status=status, checks=rows, file="ex.py"
+    )
     return SubmissionResult(submission=name, exercises=[ex], environment=dict(env or ENV))
 
 
 def klass() -> list[SubmissionResult]:
     """Four students; check a passes 1 of 4, b 2 of 4 (one error), h (hidden) 3 of 4."""
-    return [submission("ana", {}), submission("budi", {"a": "failed"}),
-            submission("citra", {"a": "failed", "b": "failed", "h": "failed"}),
-            submission("dewi", {"a": "failed", "b": "error"})]
+    return [
+        submission("ana", {}),
+        submission("budi", {"a": "failed"}),
+        submission("citra", {"a": "failed", "b": "failed", "h": "failed"}),
+        submission("dewi", {"a": "failed", "b": "error"}),
+    ]
 
 
 VISIBILITY = {"hidden", "after_due_date", "after_published", "visible"}
@@ -58,8 +92,19 @@ def gradescope_valid(doc: dict) -> None:
     assert isinstance(doc.get("output", ""), str)
     assert isinstance(doc["tests"], list)
     for test in doc["tests"]:
-        assert set(test) <= {"score", "max_score", "status", "name", "name_format", "number",
-                             "output", "output_format", "tags", "visibility", "extra_data"}
+        assert set(test) <= {
+            "score",
+            "max_score",
+            "status",
+            "name",
+            "name_format",
+            "number",
+            "output",
+            "output_format",
+            "tags",
+            "visibility",
+            "extra_data",
+        }
         assert isinstance(test["score"], (int, float))
         assert isinstance(test["max_score"], (int, float))
         assert test["status"] in ("passed", "failed")

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from grader.grading.grade import grade
 from grader.loader import specfile
 from grader.loader.config import Config
-from grader.grading.grade import grade
 from grader.sandbox.client import Sandbox
 
 # A cache of passed reference trials of this run only (subprocesses inherit it): the first load
@@ -59,8 +59,9 @@ def starters(tmp_path_factory):
     out = tmp_path_factory.mktemp("starters")
     for folder in sorted(p for p in EXERCISES.iterdir() if (p / "exercise.yaml").exists()):
         rel = f"exercises/{folder.name}/{folder.name}.py"
-        shown = subprocess.run(["git", "-C", str(ROOT), "show", f"HEAD:{rel}"],
-                               capture_output=True)
+        shown = subprocess.run(
+            ["git", "-C", str(ROOT), "show", f"HEAD:{rel}"], capture_output=True
+        )
         if shown.returncode == 0:
             (out / f"{folder.name}.py").write_bytes(shown.stdout)
     if not any(out.iterdir()):
@@ -111,8 +112,13 @@ def grade_files(tmp_path, sandbox, exercises, fast_config):
             else:
                 path.write_text(textwrap.dedent(text))
         chosen = [exercises[i] for i in (ids or sorted(exercises))]
-        return grade(submission_dir=sub, exercises=chosen, config=config or fast_config,
-                     sandbox=sandbox, include_hidden=hidden)
+        return grade(
+            submission_dir=sub,
+            exercises=chosen,
+            config=config or fast_config,
+            sandbox=sandbox,
+            include_hidden=hidden,
+        )
 
     return run
 
@@ -131,8 +137,9 @@ def mutant_folders(root: Path, ids, per: int = 2) -> dict:
     visible checks catch: name -> (folder, exercise id)."""
     out = {}
     for ex in ids:
-        caught = [m for m in sorted((SOLUTIONS / "mutants" / ex).glob("*.py"))
-                  if not hidden_only(m)]
+        caught = [
+            m for m in sorted((SOLUTIONS / "mutants" / ex).glob("*.py")) if not hidden_only(m)
+        ]
         for mutant in caught[:per]:
             sub = root / f"{ex}-{mutant.stem}"
             sub.mkdir()

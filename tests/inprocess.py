@@ -6,12 +6,12 @@ from __future__ import annotations
 import types
 from pathlib import Path
 
-from grader.common import wire
 from grader.checks import KINDS
 from grader.checks.base import Judging
+from grader.common import wire
+from grader.grading.session import DATA_KEYS
 from grader.sandbox import probes
 from grader.sandbox.trap import Trap, snapshot
-from grader.grading.session import DATA_KEYS
 
 EXERCISES = Path(__file__).resolve().parents[1] / "exercises"
 # The course's exercise plugins bring probes of their own: a worker's template imports them.
@@ -23,12 +23,20 @@ def probe(check, inputs: dict, **functions) -> tuple[dict, dict]:
     """(reply header, decoded values) for one example, with `functions` as the student's file."""
     kind = KINDS[check.kind]
     enc = wire.Encoder()
-    header = {"op": "call", "fn": check.function,
-              "args": [enc.value(inputs[a.name]) for a in check.args], "forbid": []}
+    header = {
+        "op": "call",
+        "fn": check.function,
+        "args": [enc.value(inputs[a.name]) for a in check.args],
+        "forbid": [],
+    }
     header.update(kind.request(check, inputs, enc))
     header = dict(header, tensors=enc.tensors)
-    ctx = probes.Context(module=types.SimpleNamespace(**functions), trap=Trap(),
-                         scratch="/nonexistent", before=snapshot())
+    ctx = probes.Context(
+        module=types.SimpleNamespace(**functions),
+        trap=Trap(),
+        scratch="/nonexistent",
+        before=snapshot(),
+    )
     out = wire.Encoder()
     reply = probes.handle(ctx, header, wire.Decoder(header, b"".join(enc.blobs)), out)
     dec = wire.Decoder(dict(reply, tensors=out.tensors), b"".join(out.blobs))

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 from conftest import ROOT
+
 from grader.checks import KINDS
 from grader.loader import specfile
 
 # The course's specs load their exercises' plugins, whose kinds join the registry.
 specfile.discover(ROOT / "exercises", ROOT)
-PLUGIN_KINDS = {"critic_penalty", "critic_param_grads", "critic_side_effects", "nan_source",
-                "anomaly_restored", "training_run"}
+PLUGIN_KINDS = {
+    "critic_penalty",
+    "critic_param_grads",
+    "critic_side_effects",
+    "nan_source",
+    "anomaly_restored",
+    "training_run",
+}
 
 README = (ROOT / "README.md").read_text()
 AUTHORING = (ROOT / "docs" / "authoring.md").read_text()

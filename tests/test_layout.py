@@ -12,8 +12,21 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "grader"
-STAGES = ["common", "sandbox", "specs", "submissions", "checks", "loader", "outcomes",
-          "grading", "report", "batch", "release", "authoring", "cli"]
+STAGES = [
+    "common",
+    "sandbox",
+    "specs",
+    "submissions",
+    "checks",
+    "loader",
+    "outcomes",
+    "grading",
+    "report",
+    "batch",
+    "release",
+    "authoring",
+    "cli",
+]
 """Bottom to top: a module may import its own stage and those before it (docs/architecture.md)."""
 MAX_MODULES = 12
 
@@ -67,8 +80,9 @@ def stage(name: str) -> int | None:
 
 
 def test_every_package_is_a_stage():
-    packages = sorted(p.name for p in PACKAGE.iterdir()
-                      if p.is_dir() and (p / "__init__.py").is_file())
+    packages = sorted(
+        p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").is_file()
+    )
     assert packages == sorted(STAGES)
     loose = sorted(p.name for p in PACKAGE.glob("*.py"))
     assert loose == ["__init__.py", "__main__.py"]
@@ -96,7 +110,7 @@ def test_no_import_circle():
         state[name] = 1
         for target in sorted(graph[name]):
             if state.get(target) == 1:
-                circles.append(" -> ".join(trail[trail.index(target):] + [target]))
+                circles.append(" -> ".join(trail[trail.index(target) :] + [target]))
             elif target not in state:
                 visit(target, trail + [target])
         state[name] = 2
@@ -118,8 +132,11 @@ def test_the_direction_test_sees_an_upward_import(tmp_path, monkeypatch):
     assert stage("grader.common.a") < stage("grader.cli.b")
 
 
-@pytest.mark.parametrize("folder", sorted({p.parent for p in PACKAGE.rglob("*.py")}),
-                         ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize(
+    "folder",
+    sorted({p.parent for p in PACKAGE.rglob("*.py")}),
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
 def test_no_folder_holds_more_than_a_dozen_modules(folder):
     modules = [p for p in folder.glob("*.py") if p.name != "__init__.py"]
     assert len(modules) <= MAX_MODULES
@@ -133,14 +150,22 @@ def names_an_exercise(source: str, ids: list[str]) -> list[str]:
     """Where a module's text or code names an exercise: a string (docstrings included) that
     holds its id as a word, or a name, attribute, function or class that is its id. A keyword
     argument of torch's that shares a name with an exercise (retain_graph=) names none."""
-    words = re.compile(r"(?<![A-Za-z0-9_])(" + "|".join(map(re.escape, ids)) + r")(?![A-Za-z0-9_])")
+    words = re.compile(
+        r"(?<![A-Za-z0-9_])(" + "|".join(map(re.escape, ids)) + r")(?![A-Za-z0-9_])"
+    )
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             found += [f"line {node.lineno}: {m}" for m in words.findall(node.value)]
-        named = (node.id if isinstance(node, ast.Name) else node.attr
-                 if isinstance(node, ast.Attribute) else node.name
-                 if isinstance(node, (ast.FunctionDef, ast.ClassDef)) else None)
+        named = (
+            node.id
+            if isinstance(node, ast.Name)
+            else node.attr
+            if isinstance(node, ast.Attribute)
+            else node.name
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+            else None
+        )
         if named in ids:
             found.append(f"line {node.lineno}: {named}")
     return found
@@ -149,14 +174,18 @@ def names_an_exercise(source: str, ids: list[str]) -> list[str]:
 def test_the_core_names_no_exercise():
     ids = _exercise_ids()
     assert len(ids) >= 16
-    named = {str(p.relative_to(ROOT)): hits for p in PACKAGE.rglob("*.py")
-             if (hits := names_an_exercise(p.read_text(encoding="utf-8"), ids))}
+    named = {
+        str(p.relative_to(ROOT)): hits
+        for p in PACKAGE.rglob("*.py")
+        if (hits := names_an_exercise(p.read_text(encoding="utf-8"), ids))
+    }
     assert named == {}
 
 
 def test_naming_an_exercise_is_seen():
     ids = ["nan_debugging", "retain_graph"]
     assert names_an_exercise('"""see exercises/nan_debugging/"""\n', ids) == [
-        "line 1: nan_debugging"]
+        "line 1: nan_debugging"
+    ]
     assert names_an_exercise("def nan_debugging():\n    pass\n", ids) == ["line 1: nan_debugging"]
     assert names_an_exercise("x.backward(retain_graph=True)\n", ids) == []

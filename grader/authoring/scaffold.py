@@ -36,7 +36,9 @@ dtype: float64
 dims: {{N: [1, 5]}}
 """
 
-_VALUE_SPEC = _HEADER + """\
+_VALUE_SPEC = (
+    _HEADER
+    + """\
 references:
   # TODO: the right answer, as a torch expression of the check's args (evaluated by the grader).
   f: {{args: [x], expr: "torch.tanh(x) * x"}}
@@ -59,8 +61,11 @@ checks:
     expect: {{value_of: f}}
     points: 1
 """
+)
 
-_SCENARIO_SPEC = _HEADER + """\
+_SCENARIO_SPEC = (
+    _HEADER
+    + """\
 checks:
   - id: update
     kind: scenario
@@ -88,6 +93,7 @@ checks:
     points: 2
     hint: {{id: "TODO petunjuk untuk pemeriksaan ini", en: "TODO a hint for this check"}}
 """
+)
 
 _STARTER = '''\
 """TODO judul / TODO title.
@@ -121,33 +127,41 @@ _ANSWERS = {
         "variants/through_data": "def f(w, lr):\n    w.data.sub_(lr * w.grad)\n",
         "mutants/trivial_noop": "def f(w, lr):\n    pass\n",
         "mutants/trivial_zeros": "def f(w, lr):\n    with torch.no_grad():\n        w.zero_()\n",
-        "mutants/TODO_real_mistake":
-            "def f(w, lr):\n    w = w.detach() - lr * w.grad  # rebinds a local name\n",
+        "mutants/TODO_real_mistake": "def f(w, lr):\n    w = w.detach() - lr * w.grad  # rebinds a local name\n",
     },
 }
 
-_DOCS = {"key": "Answer key for {id}.",
-         "variants": "Variant: TODO which correct alternative this is.",
-         "mutants": "Mutant: TODO which mistake this is (trivial_*: a zero, identity or "
-                    "constant answer)."}
+_DOCS = {
+    "key": "Answer key for {id}.",
+    "variants": "Variant: TODO which correct alternative this is.",
+    "mutants": "Mutant: TODO which mistake this is (trivial_*: a zero, identity or "
+    "constant answer).",
+}
 
 
 def create(*, root: Path, exercise_id: str, kind: str = "value") -> list[Path]:
     """Write the exercise's files under root (the project folder); returns them in order."""
     if not _ID.match(exercise_id):
-        raise GraderError(f"exercise id {exercise_id!r}: use lowercase letters, digits and _, "
-                          "starting with a letter (e.g. retain_graph_twice)")
+        raise GraderError(
+            f"exercise id {exercise_id!r}: use lowercase letters, digits and _, "
+            "starting with a letter (e.g. retain_graph_twice)"
+        )
     if kind not in KINDS:
         raise GraderError(f"--kind {kind!r}: expected one of {', '.join(KINDS)}")
     folder = root / "exercises" / exercise_id
     solutions = root / "solutions"
     if folder.exists() or (solutions / f"{exercise_id}.py").exists():
-        raise GraderError(f"{folder.relative_to(root)} or solutions/{exercise_id}.py already "
-                          "exists: choose another id, or edit the existing exercise")
+        raise GraderError(
+            f"{folder.relative_to(root)} or solutions/{exercise_id}.py already "
+            "exists: choose another id, or edit the existing exercise"
+        )
     spec = (_VALUE_SPEC if kind == "value" else _SCENARIO_SPEC).format(id=exercise_id)
-    files = {folder / "exercise.yaml": spec,
-             folder / f"{exercise_id}.py": _STARTER.format(
-                 id=exercise_id, args="x" if kind == "value" else "w, lr")}
+    files = {
+        folder / "exercise.yaml": spec,
+        folder / f"{exercise_id}.py": _STARTER.format(
+            id=exercise_id, args="x" if kind == "value" else "w, lr"
+        ),
+    }
     for name, body in _ANSWERS[kind].items():
         role, _, stem = name.partition("/")
         if role == "key":
@@ -161,6 +175,8 @@ def create(*, root: Path, exercise_id: str, kind: str = "value") -> list[Path]:
     order = root / "exercises" / "ORDER"
     text = order.read_text(encoding="utf-8") if order.exists() else ""
     if exercise_id not in text.split():
-        order.write_text(text + ("" if text.endswith("\n") or not text else "\n")
-                         + exercise_id + "\n", encoding="utf-8")
+        order.write_text(
+            text + ("" if text.endswith("\n") or not text else "\n") + exercise_id + "\n",
+            encoding="utf-8",
+        )
     return list(files)

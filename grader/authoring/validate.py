@@ -17,8 +17,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.loader.config import Config
 from grader.grading.grade import grade_exercise
+from grader.loader.config import Config
 from grader.outcomes.results import ExerciseResult
 from grader.sandbox.client import Sandbox
 from grader.specs.model import Exercise
@@ -56,8 +56,13 @@ class Trial:
     def limit(self) -> str:
         """What this role must score, in words (for the table)."""
         top = self.result.max_score
-        return {"key": f"= {top:g}", "variant": f"= {top:g}", "mutant": f"< {top:g}",
-                "trivial": f"<= {TRIVIAL_SHARE * top:g}", "starter": "= 0"}[self.role]
+        return {
+            "key": f"= {top:g}",
+            "variant": f"= {top:g}",
+            "mutant": f"< {top:g}",
+            "trivial": f"<= {TRIVIAL_SHARE * top:g}",
+            "starter": "= 0",
+        }[self.role]
 
     @property
     def caught_by(self) -> list[str]:
@@ -91,8 +96,7 @@ class Audit:
             if t.role not in ("mutant", "trivial") or t.result.status == "missing":
                 continue
             rows = t.result.checks
-            if not rows or any(c.status != "passed" for c in rows
-                               if not c.hidden and not c.bonus):
+            if not rows or any(c.status != "passed" for c in rows if not c.hidden and not c.bonus):
                 continue
             for c in rows:
                 if c.hidden and c.status != "passed" and c.id in out:
@@ -111,37 +115,54 @@ class Audit:
                 continue
             claim = HIDDEN_ONLY.search(t.docstring or "")
             if claim is None and t.file in caught:
-                out.append(f"{t.file}: only a hidden check catches it; say so in its docstring "
-                           "(\"Only the hidden check ID catches it.\")")
+                out.append(
+                    f"{t.file}: only a hidden check catches it; say so in its docstring "
+                    '("Only the hidden check ID catches it.")'
+                )
             elif claim is not None and t.file not in catches.get(claim.group(1), []):
-                out.append(f"{t.file}: its docstring says only the hidden check "
-                           f"{claim.group(1)} catches it, but grading shows otherwise")
+                out.append(
+                    f"{t.file}: its docstring says only the hidden check "
+                    f"{claim.group(1)} catches it, but grading shows otherwise"
+                )
         return out
 
     def unjustified_hidden(self) -> list[str]:
         """Hidden checks that catch no mutant the visible ones miss and say no rationale."""
         reasons = {c.id: c.rationale for c in self.exercise.checks if c.hidden}
-        return [cid for cid, caught in self.hidden_catches().items()
-                if not caught and not reasons.get(cid)]
+        return [
+            cid
+            for cid, caught in self.hidden_catches().items()
+            if not caught and not reasons.get(cid)
+        ]
 
     @property
     def ok(self) -> bool:
-        return (all(t.ok for t in self.trials) and self.complete
-                and not self.unjustified_hidden() and not self.mislabeled())
+        return (
+            all(t.ok for t in self.trials)
+            and self.complete
+            and not self.unjustified_hidden()
+            and not self.mislabeled()
+        )
 
 
 def _grade_file(exercise, file: Path, config, sandbox) -> ExerciseResult:
     tmp = Path(tempfile.mkdtemp(prefix="grader-validate-"))
     try:
         shutil.copyfile(file, tmp / exercise.file)
-        return grade_exercise(exercise=exercise, submission_dir=tmp, config=config,
-                              sandbox=sandbox, include_hidden=True)
+        return grade_exercise(
+            exercise=exercise,
+            submission_dir=tmp,
+            config=config,
+            sandbox=sandbox,
+            include_hidden=True,
+        )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def audit(*, exercise: Exercise, solutions: Path, config: Config, sandbox: Sandbox,
-          on_trial=None) -> Audit:
+def audit(
+    *, exercise: Exercise, solutions: Path, config: Config, sandbox: Sandbox, on_trial=None
+) -> Audit:
     out = Audit(exercise)
     key = solutions / exercise.file
     plan = [("key", key)]
@@ -151,8 +172,9 @@ def audit(*, exercise: Exercise, solutions: Path, config: Config, sandbox: Sandb
     plan.append(("starter", exercise.path.parent / exercise.file))
     for role, path in plan:
         if not path.exists():
-            result = ExerciseResult(id=exercise.id, title=exercise.title, status="missing",
-                                    checks=[])
+            result = ExerciseResult(
+                id=exercise.id, title=exercise.title, status="missing", checks=[]
+            )
         else:
             result = _grade_file(exercise, path, config, sandbox)
         trial = Trial(role, _shown(path, solutions), result, _docstring(path))
@@ -168,20 +190,27 @@ def miss_reason(trial: Trial, lang: str) -> str:
     caught it."""
     r = trial.result
     if trial.role == "mutant":
-        return ("got full marks: no check catches this mutant; add or tighten a check that "
-                "tells it apart from the answer key")
+        return (
+            "got full marks: no check catches this mutant; add or tighten a check that "
+            "tells it apart from the answer key"
+        )
     if trial.role in ("trivial", "starter") and r.status != "missing":
-        return (f"scored {r.score:g}/{r.max_score:g} (must be {trial.limit}); points from: "
-                + (", ".join(trial.earned_by) or "none")
-                + "; make those checks count only once a value check passes (constraint)")
+        return (
+            f"scored {r.score:g}/{r.max_score:g} (must be {trial.limit}); points from: "
+            + (", ".join(trial.earned_by) or "none")
+            + "; make those checks count only once a value check passes (constraint)"
+        )
     if r.status == "missing":
         return "file not found"
     reasons = []
     if r.message is not None:
         reasons.append(f"{r.status}: {r.message.get(lang)}")
     for c in r.checks:
-        if c.status != "passed" and not c.bonus and not (r.message is not None
-                                                         and c.message is None):
+        if (
+            c.status != "passed"
+            and not c.bonus
+            and not (r.message is not None and c.message is None)
+        ):
             text = c.message.get(lang) if c.message is not None else ""
             reasons.append(f"{c.id} {c.status}" + (f": {text}" if text else ""))
     return "; ".join(" ".join(x.split()) for x in reasons) or f"status {r.status}"

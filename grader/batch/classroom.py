@@ -21,8 +21,10 @@ SUFFIX = "-submissions"
 def subfolders(directory: Path) -> list[Path]:
     """The folders of a class folder, sorted by name; dot-folders (.git, ...) are not
     submissions."""
-    return sorted((p for p in Path(directory).iterdir()
-                   if p.is_dir() and not p.name.startswith(".")), key=lambda p: p.name)
+    return sorted(
+        (p for p in Path(directory).iterdir() if p.is_dir() and not p.name.startswith(".")),
+        key=lambda p: p.name,
+    )
 
 
 def class_folder(directory: Path) -> Path:
@@ -35,7 +37,9 @@ def class_folder(directory: Path) -> Path:
         return directory
     if len(clones) > 1:
         names = ", ".join(p.name for p in clones)
-        raise GraderError(f"{directory} holds the student repositories of {len(clones)} "
-                          f"assignments ({names}); grade one at a time, e.g. "
-                          f"`python -m grader batch {clones[0]} --out out/`")
+        raise GraderError(
+            f"{directory} holds the student repositories of {len(clones)} "
+            f"assignments ({names}); grade one at a time, e.g. "
+            f"`python -m grader batch {clones[0]} --out out/`"
+        )
     return clones[0]

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from grader.common.errors import GraderError
 from grader.common.safetext import atomic_write
-from grader.report import jsonout
 from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
+from grader.report import jsonout
 from grader.specs.model import Text
 
 FORMAT = "grader-batch/1"
@@ -53,11 +53,14 @@ class Manifest:
         return "attempted"
 
     def as_dict(self) -> dict:
-        return {"format": MANIFEST_FORMAT, "language": self.language,
-                "shard": f"{self.shard[0]}/{self.shard[1]}" if self.shard else None,
-                "exercises": self.exercises,
-                "starters": {k: self.starters[k] for k in sorted(self.starters)},
-                "submissions": {k: self.files[k] for k in sorted(self.files)}}
+        return {
+            "format": MANIFEST_FORMAT,
+            "language": self.language,
+            "shard": f"{self.shard[0]}/{self.shard[1]}" if self.shard else None,
+            "exercises": self.exercises,
+            "starters": {k: self.starters[k] for k in sorted(self.starters)},
+            "submissions": {k: self.files[k] for k in sorted(self.files)},
+        }
 
 
 def document(results: list[SubmissionResult], lang: str) -> dict:
@@ -100,13 +103,18 @@ def read(folder: Path) -> tuple[list[SubmissionResult], Manifest]:
     raw = _load_json(folder / MANIFEST, MANIFEST_FORMAT)
     try:
         shard = tuple(int(x) for x in raw["shard"].split("/")) if raw["shard"] else None
-        manifest = Manifest(language=str(raw["language"]), exercises=list(raw["exercises"]),
-                            files=dict(raw["submissions"]), shard=shard,
-                            starters=dict(raw.get("starters") or {}))
+        manifest = Manifest(
+            language=str(raw["language"]),
+            exercises=list(raw["exercises"]),
+            files=dict(raw["submissions"]),
+            shard=shard,
+            starters=dict(raw.get("starters") or {}),
+        )
         results = [_result(d) for d in data["submissions"]]
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise GraderError(f"{folder}: malformed batch output ({type(exc).__name__}: {exc})") \
-            from None
+        raise GraderError(
+            f"{folder}: malformed batch output ({type(exc).__name__}: {exc})"
+        ) from None
     return results, manifest
 
 
@@ -115,25 +123,44 @@ def _text(value) -> Text | None:
 
 
 def _check(d: dict) -> CheckResult:
-    return CheckResult(id=d["id"], title=_text(d["title"]), kind=d["kind"], status=d["status"],
-                       points=float(d["points"]), max_points=float(d["max_points"]),
-                       message=_text(d["message"]), counterexample=d["counterexample"],
-                       hint=_text(d["hint"]), traceback=list(d["traceback"]),
-                       hidden=bool(d["hidden"]), bonus=bool(d["bonus"]),
-                       cause=d.get("cause"), output=d.get("output"),
-                       output_cut=int(d.get("output_cut") or 0),
-                       helpful_hints=tuple(d.get("helpful_hints") or ()))
+    return CheckResult(
+        id=d["id"],
+        title=_text(d["title"]),
+        kind=d["kind"],
+        status=d["status"],
+        points=float(d["points"]),
+        max_points=float(d["max_points"]),
+        message=_text(d["message"]),
+        counterexample=d["counterexample"],
+        hint=_text(d["hint"]),
+        traceback=list(d["traceback"]),
+        hidden=bool(d["hidden"]),
+        bonus=bool(d["bonus"]),
+        cause=d.get("cause"),
+        output=d.get("output"),
+        output_cut=int(d.get("output_cut") or 0),
+        helpful_hints=tuple(d.get("helpful_hints") or ()),
+    )
 
 
 def _exercise(d: dict) -> ExerciseResult:
-    return ExerciseResult(id=d["id"], title=_text(d["title"]), status=d["status"],
-                          checks=[_check(c) for c in d["checks"]], message=_text(d["message"]),
-                          traceback=list(d["traceback"]), file=d["file"],
-                          hidden_checks=int(d["hidden_checks"]))
+    return ExerciseResult(
+        id=d["id"],
+        title=_text(d["title"]),
+        status=d["status"],
+        checks=[_check(c) for c in d["checks"]],
+        message=_text(d["message"]),
+        traceback=list(d["traceback"]),
+        file=d["file"],
+        hidden_checks=int(d["hidden_checks"]),
+    )
 
 
 def _result(d: dict) -> SubmissionResult:
     if d.get("format") != jsonout.FORMAT:
         raise ValueError(f"submission format {d.get('format')!r}, expected {jsonout.FORMAT!r}")
-    return SubmissionResult(submission=d["submission"], environment=dict(d["environment"]),
-                            exercises=[_exercise(e) for e in d["exercises"]])
+    return SubmissionResult(
+        submission=d["submission"],
+        environment=dict(d["environment"]),
+        exercises=[_exercise(e) for e in d["exercises"]],
+    )

@@ -29,29 +29,36 @@ def combine(folders: list[Path]) -> tuple[list[SubmissionResult], Manifest]:
     for folder, rs, manifest in parts:
         for key in ("language", "exercises"):
             if getattr(manifest, key) != getattr(first, key):
-                raise GraderError(f"merge: {folder} has {key} {getattr(manifest, key)!r} but "
-                                  f"{first_folder} has {getattr(first, key)!r}; grade every "
-                                  "shard with the same options")
+                raise GraderError(
+                    f"merge: {folder} has {key} {getattr(manifest, key)!r} but "
+                    f"{first_folder} has {getattr(first, key)!r}; grade every "
+                    "shard with the same options"
+                )
         for r in rs:
             if r.submission in results:
-                raise GraderError(f"merge: submission {r.submission!r} appears twice "
-                                  f"(again in {folder}); give each shard's folder once")
+                raise GraderError(
+                    f"merge: submission {r.submission!r} appears twice "
+                    f"(again in {folder}); give each shard's folder once"
+                )
             env = {k: r.environment.get(k) for k in SAME}
             if reference_env is None:
                 reference_env, env_folder = env, folder
             elif env != reference_env:
                 diff = [k for k in SAME if env[k] != reference_env[k]]
-                raise GraderError(f"merge: {folder} ({r.submission}) was graded with a "
-                                  f"different {', '.join(diff)} than {env_folder}; regrade the "
-                                  "shards with the same grader, seed and exercises")
+                raise GraderError(
+                    f"merge: {folder} ({r.submission}) was graded with a "
+                    f"different {', '.join(diff)} than {env_folder}; regrade the "
+                    "shards with the same grader, seed and exercises"
+                )
             results[r.submission] = r
         files.update(manifest.files)
     _check_shards(parts)
     starters = {}
     for _, _, m in parts:  # shards of one run agree (same specs); older outputs have none
         starters.update(m.starters)
-    manifest = Manifest(language=first.language, exercises=first.exercises, files=files,
-                        starters=starters)
+    manifest = Manifest(
+        language=first.language, exercises=first.exercises, files=files, starters=starters
+    )
     return [results[k] for k in sorted(results)], manifest
 
 
@@ -60,12 +67,15 @@ def _check_shards(parts) -> None:
     if not shards:
         return
     if len(shards) != len(parts):
-        raise GraderError("merge: some folders are shards and some are whole runs; "
-                          "merge the shards of one run")
+        raise GraderError(
+            "merge: some folders are shards and some are whole runs; merge the shards of one run"
+        )
     ns = {n for _, (_, n) in shards}
     if len(ns) != 1:
-        raise GraderError(f"merge: shards of different N ({', '.join(map(str, sorted(ns)))}); "
-                          "merge the shards of one run")
+        raise GraderError(
+            f"merge: shards of different N ({', '.join(map(str, sorted(ns)))}); "
+            "merge the shards of one run"
+        )
     n = ns.pop()
     seen = sorted(k for _, (k, _) in shards)
     missing = [k for k in range(1, n + 1) if k not in seen]
@@ -73,8 +83,10 @@ def _check_shards(parts) -> None:
     if twice:
         raise GraderError(f"merge: shard {', '.join(f'{k}/{n}' for k in twice)} given twice")
     if missing:
-        raise GraderError(f"merge: shard {', '.join(f'{k}/{n}' for k in missing)} missing; "
-                          f"pass the output folders of all {n} shards")
+        raise GraderError(
+            f"merge: shard {', '.join(f'{k}/{n}' for k in missing)} missing; "
+            f"pass the output folders of all {n} shards"
+        )
 
 
 def merge(*, folders: list[Path], out: Path) -> tuple[list[SubmissionResult], Manifest]:

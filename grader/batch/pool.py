@@ -54,8 +54,8 @@ def serve(conn, setup: Setup) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Imported here, in the grading process: the parent of a pool need not pay for torch.
     from grader.grading import examples
-    from grader.loader import specfile
     from grader.grading.grade import grade
+    from grader.loader import specfile
     from grader.sandbox.client import Sandbox
 
     examples.memory_only()  # grades read no file a worker could have written
@@ -69,9 +69,14 @@ def serve(conn, setup: Setup) -> None:
             if task is None:
                 return
             try:
-                result = grade(submission_dir=task.path, exercises=exercises,
-                               config=setup.config, sandbox=sandbox, name=task.id,
-                               include_hidden=setup.include_hidden)
+                result = grade(
+                    submission_dir=task.path,
+                    exercises=exercises,
+                    config=setup.config,
+                    sandbox=sandbox,
+                    name=task.id,
+                    include_hidden=setup.include_hidden,
+                )
             except Exception as exc:  # the grader's own failure: report it, keep serving
                 conn.send(Lost("error", f"{type(exc).__name__}: {exc}"))
             else:
@@ -132,8 +137,9 @@ def grade_all(tasks: list[Task], *, jobs: int, setup: Setup, limit: float, targe
                 if slot.task is None and pending:
                     slot.give(pending.pop())
             busy = [s for s in slots if s.task is not None]
-            ready = set(wait([s.conn for s in busy] + [s.proc.sentinel for s in busy],
-                             timeout=1.0))
+            ready = set(
+                wait([s.conn for s in busy] + [s.proc.sentinel for s in busy], timeout=1.0)
+            )
             for slot in busy:
                 outcome = _outcome(slot, ready, limit)
                 if outcome is not None:

@@ -14,17 +14,19 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from grader.batch import files as batchfile, classroom
-from grader.common import safetext
-from grader.outcomes import classstats
-from grader.submissions import notebook, files as submission_mod
+from grader.batch import classroom
+from grader.batch import files as batchfile
 from grader.batch.files import Manifest
-from grader.loader.config import Config
-from grader.common.errors import GraderError
 from grader.batch.pool import Lost, Setup, Task, grade_all
-from grader.report import csvout, feedback, gradescope, junit, markdown
+from grader.common import safetext
+from grader.common.errors import GraderError
+from grader.loader.config import Config
+from grader.outcomes import classstats
 from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
+from grader.report import csvout, feedback, gradescope, junit, markdown
 from grader.specs.model import Exercise
+from grader.submissions import files as submission_mod
+from grader.submissions import notebook
 
 _SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 CSV, JUNIT, SUMMARY = "grades.csv", "junit.xml", "summary.md"
@@ -67,12 +69,16 @@ def discover(directory: Path) -> list[Task]:
         tasks.append(Task(sid, p))
     if not tasks:
         files = [safetext.name(p.name) for p in entries if p.is_file() and p.suffix == ".py"]
-        hint = (f"; it holds {', '.join(files[:3])}{', ...' if len(files) > 3 else ''}, so it "
-                f"looks like one submission: grade it with `python -m grader check "
-                f"--submission {directory}`" if files else
-                "; put each student's files in a folder of their own (DIR/student007/...)")
-        raise GraderError(f"no submissions in {directory}: batch grades every subfolder, and "
-                          f"there is none{hint}")
+        hint = (
+            f"; it holds {', '.join(files[:3])}{', ...' if len(files) > 3 else ''}, so it "
+            f"looks like one submission: grade it with `python -m grader check "
+            f"--submission {directory}`"
+            if files
+            else "; put each student's files in a folder of their own (DIR/student007/...)"
+        )
+        raise GraderError(
+            f"no submissions in {directory}: batch grades every subfolder, and there is none{hint}"
+        )
     return tasks
 
 
@@ -93,7 +99,7 @@ def take_shard(tasks: list[Task], shard: tuple[int, int] | None) -> list[Task]:
     if shard is None:
         return list(tasks)
     k, n = shard
-    return sorted(tasks, key=lambda t: t.id)[k - 1::n]
+    return sorted(tasks, key=lambda t: t.id)[k - 1 :: n]
 
 
 def fingerprints(task: Task, exercises: list[Exercise]) -> dict[str, str | None]:
@@ -128,7 +134,9 @@ def _digest(paths: list[Path]) -> str:
 
 def conceal(result: SubmissionResult) -> SubmissionResult:
     """Hidden checks keep status, points and title; their inputs, values and tracebacks go."""
-    exercises = [replace(e, checks=[_conceal_check(c) for c in e.checks]) for e in result.exercises]
+    exercises = [
+        replace(e, checks=[_conceal_check(c) for c in e.checks]) for e in result.exercises
+    ]
     return replace(result, exercises=exercises)
 
 
@@ -137,34 +145,69 @@ def _conceal_check(c: CheckResult) -> CheckResult:
         return c
     from grader.checks.messages import both  # imports torch, which a merge job need not install
 
-    message = both("Pemeriksaan tersembunyi ({k}) tidak lulus ({s}): {t}. Inputnya tidak "
-                   "ditampilkan; pelajari lagi ide pemeriksaan ini.",
-                   "Hidden check ({k}) did not pass ({s}): {t}. Its inputs are not shown; "
-                   "revisit the idea it checks.", k=c.kind, s=c.status, t=c.title)
+    message = both(
+        "Pemeriksaan tersembunyi ({k}) tidak lulus ({s}): {t}. Inputnya tidak "
+        "ditampilkan; pelajari lagi ide pemeriksaan ini.",
+        "Hidden check ({k}) did not pass ({s}): {t}. Its inputs are not shown; "
+        "revisit the idea it checks.",
+        k=c.kind,
+        s=c.status,
+        t=c.title,
+    )
     # The cause too: it holds names the worker sent (an exception's type, a forbidden API).
-    return replace(c, message=message, counterexample=None, traceback=[], output=None,
-                   output_cut=0, cause=None)
+    return replace(
+        c,
+        message=message,
+        counterexample=None,
+        traceback=[],
+        output=None,
+        output_cut=0,
+        cause=None,
+    )
 
 
-def unfinished(task: Task, lost: Lost, exercises: list[Exercise], config: Config) \
-        -> SubmissionResult:
+def unfinished(
+    task: Task, lost: Lost, exercises: list[Exercise], config: Config
+) -> SubmissionResult:
     """The result of a submission the grader could not finish: every check an error, 0 points,
     with a message that says it is the grader's fault."""
-    from grader.grading.grade import environment  # imports torch, which a merge job need not install
     from grader.checks.messages import both
+    from grader.grading.grade import (
+        environment,  # imports torch, which a merge job need not install
+    )
 
-    message = both("Kiriman ini belum selesai dinilai: {d}. Ini kesalahan grader, bukan "
-                   "salahmu; pengajar akan menilainya ulang.",
-                   "This submission could not be graded: {d}. This is the grader's fault, "
-                   "not yours; your teacher will regrade it.", d=lost.detail)
-    rows = [ExerciseResult(id=e.id, title=e.title, status="error", message=message,
-                           checks=[CheckResult(id=c.id, title=c.title, kind=c.kind,
-                                               status="error", points=0.0,
-                                               max_points=c.points, hidden=c.hidden,
-                                               bonus=c.bonus) for c in e.checks])
-            for e in exercises]
-    return SubmissionResult(submission=task.id, exercises=rows,
-                            environment=environment(config, exercises))
+    message = both(
+        "Kiriman ini belum selesai dinilai: {d}. Ini kesalahan grader, bukan "
+        "salahmu; pengajar akan menilainya ulang.",
+        "This submission could not be graded: {d}. This is the grader's fault, "
+        "not yours; your teacher will regrade it.",
+        d=lost.detail,
+    )
+    rows = [
+        ExerciseResult(
+            id=e.id,
+            title=e.title,
+            status="error",
+            message=message,
+            checks=[
+                CheckResult(
+                    id=c.id,
+                    title=c.title,
+                    kind=c.kind,
+                    status="error",
+                    points=0.0,
+                    max_points=c.points,
+                    hidden=c.hidden,
+                    bonus=c.bonus,
+                )
+                for c in e.checks
+            ],
+        )
+        for e in exercises
+    ]
+    return SubmissionResult(
+        submission=task.id, exercises=rows, environment=environment(config, exercises)
+    )
 
 
 def default_jobs() -> int:
@@ -180,9 +223,19 @@ def submission_limit(exercises: list[Exercise], config: Config) -> float:
     return len(exercises) * (config.time_per_exercise + 2 * config.time_per_call + 10) + 120
 
 
-def run(*, submissions_dir: Path, exercises: list[Exercise], config: Config, lang: str,
-        root: Path, jobs: int | None = None, shard: tuple[int, int] | None = None,
-        out: Path | None = None, on_result=None, target=None) -> Batch:
+def run(
+    *,
+    submissions_dir: Path,
+    exercises: list[Exercise],
+    config: Config,
+    lang: str,
+    root: Path,
+    jobs: int | None = None,
+    shard: tuple[int, int] | None = None,
+    out: Path | None = None,
+    on_result=None,
+    target=None,
+) -> Batch:
     """Grade every submission of a class (or one shard of it) with hidden checks included.
 
     on_result(task, result, lost) is called as each submission finishes (lost is None unless
@@ -195,19 +248,32 @@ def run(*, submissions_dir: Path, exercises: list[Exercise], config: Config, lan
     setup = Setup(spec_paths=tuple(e.path for e in exercises), root=root, config=config)
     extra = {"target": target} if target is not None else {}
     results, lost = {}, {}
-    for task, outcome in grade_all(tasks, jobs=jobs or default_jobs(), setup=setup,
-                                   limit=submission_limit(exercises, config), **extra):
+    for task, outcome in grade_all(
+        tasks,
+        jobs=jobs or default_jobs(),
+        setup=setup,
+        limit=submission_limit(exercises, config),
+        **extra,
+    ):
         if isinstance(outcome, Lost):
             lost[task.id] = outcome
             outcome = unfinished(task, outcome, exercises, config)
         results[task.id] = safetext.scrub(conceal(outcome))
         if on_result:
             on_result(task, results[task.id], lost.get(task.id))
-    manifest = Manifest(language=lang, exercises=[e.id for e in exercises],
-                        files={t.id: fingerprints(t, exercises) for t in tasks}, shard=shard,
-                        starters=starters(exercises))
-    batch = Batch(results=[results[k] for k in sorted(results)], manifest=manifest, lost=lost,
-                  seconds=time.monotonic() - started)
+    manifest = Manifest(
+        language=lang,
+        exercises=[e.id for e in exercises],
+        files={t.id: fingerprints(t, exercises) for t in tasks},
+        shard=shard,
+        starters=starters(exercises),
+    )
+    batch = Batch(
+        results=[results[k] for k in sorted(results)],
+        manifest=manifest,
+        lost=lost,
+        seconds=time.monotonic() - started,
+    )
     if out is not None:
         write_outputs(Path(out), batch.results, manifest)
     return batch
@@ -217,8 +283,10 @@ def _apart(submissions: Path, out: Path) -> None:
     """The output folder is rewritten in part, and a folder in DIR would be a submission."""
     a, b = submissions.resolve(), out.resolve()
     if a == b or a.is_relative_to(b) or b.is_relative_to(a):
-        raise GraderError(f"--out {out} and the submissions folder {submissions} overlap; "
-                          "write the outputs to a folder outside it, such as out/")
+        raise GraderError(
+            f"--out {out} and the submissions folder {submissions} overlap; "
+            "write the outputs to a folder outside it, such as out/"
+        )
 
 
 def write_outputs(out: Path, results: list[SubmissionResult], manifest: Manifest) -> None:

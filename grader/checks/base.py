@@ -89,11 +89,15 @@ class Kind:
         for key, kind in self.OPTIONS.items():
             if key in check.options:
                 value = check.options[key]
-                ok = isinstance(value, kind) if kind is not float else isinstance(
-                    value, (int, float))
+                ok = (
+                    isinstance(value, kind)
+                    if kind is not float
+                    else isinstance(value, (int, float))
+                )
                 if not ok or (isinstance(value, bool) and kind is not bool):
-                    raise check.node.error(key, f"expected {getattr(kind, '__name__', kind)}, "
-                                                f"got {value!r}")
+                    raise check.node.error(
+                        key, f"expected {getattr(kind, '__name__', kind)}, got {value!r}"
+                    )
 
     def strategy(self, exercise: Exercise, check: Check):
         """The hypothesis strategy for one example: a dict of argument name to value."""

@@ -57,16 +57,20 @@ def tolerance(dtype: torch.dtype, overrides: dict) -> tuple[float, float]:
     return overrides.get(name, DEFAULT_TOLERANCES.get(name, (0.0, 0.0)))
 
 
-def compare(actual, expected, *, tolerances: dict | None = None, values: bool = True,
-            where: str = "result") -> Mismatch | None:
+def compare(
+    actual, expected, *, tolerances: dict | None = None, values: bool = True, where: str = "result"
+) -> Mismatch | None:
     """The first disagreement between actual (decoded worker data) and expected, or None."""
     tolerances = tolerances or {}
     if isinstance(expected, torch.Tensor):
         return _tensor(actual, expected, tolerances, values, where)
     if isinstance(expected, tuple):
         if not isinstance(actual, (tuple, list)) or len(actual) != len(expected):
-            got = f"{type_name(actual)} of {len(actual)}" if isinstance(actual, (tuple, list)) \
+            got = (
+                f"{type_name(actual)} of {len(actual)}"
+                if isinstance(actual, (tuple, list))
                 else type_name(actual)
+            )
             return Mismatch("structure", where, got=got, want=f"tuple of {len(expected)}")
         for i, (a, e) in enumerate(zip(actual, expected)):
             found = compare(a, e, tolerances=tolerances, values=values, where=f"{where}[{i}]")
@@ -75,13 +79,18 @@ def compare(actual, expected, *, tolerances: dict | None = None, values: bool = 
         return None
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
-            return Mismatch("structure", where, got=type_name(actual),
-                            want="dict with keys " + ", ".join(map(repr, expected)))
+            return Mismatch(
+                "structure",
+                where,
+                got=type_name(actual),
+                want="dict with keys " + ", ".join(map(repr, expected)),
+            )
         if set(actual) != set(expected):
             return Mismatch("structure", where, got=sorted(actual), want=sorted(expected))
         for key, e in expected.items():
-            found = compare(actual[key], e, tolerances=tolerances, values=values,
-                            where=f'{where}["{key}"]')
+            found = compare(
+                actual[key], e, tolerances=tolerances, values=values, where=f'{where}["{key}"]'
+            )
             if found:
                 return found
         return None
@@ -113,10 +122,17 @@ def _tensor(actual, expected: torch.Tensor, tolerances, values, where) -> Mismat
     if bad.any():
         return _at(Mismatch("nonfinite", where, rtol=rtol, atol=atol, dtype=dtype), a, e, bad)
     a64, e64 = a.double(), e.double()
-    excess = torch.where(close, torch.full_like(a64, -torch.inf),
-                         (a64 - e64).abs() - (atol + rtol * e64.abs()))
-    m = Mismatch("value", where, rtol=rtol, atol=atol, dtype=dtype,
-                 float32_values=a.dtype == torch.float64 and _in_float32(a) and not _in_float32(e))
+    excess = torch.where(
+        close, torch.full_like(a64, -torch.inf), (a64 - e64).abs() - (atol + rtol * e64.abs())
+    )
+    m = Mismatch(
+        "value",
+        where,
+        rtol=rtol,
+        atol=atol,
+        dtype=dtype,
+        float32_values=a.dtype == torch.float64 and _in_float32(a) and not _in_float32(e),
+    )
     return _at(m, a, e, ~close, excess)
 
 
@@ -125,10 +141,12 @@ def _in_float32(t: torch.Tensor) -> bool:
 
 
 def _at(m: Mismatch, a, e, bad, score=None) -> Mismatch:
-    flat = int(score.reshape(-1).argmax()) if score is not None else int(
-        bad.reshape(-1).nonzero()[0])
-    index = tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), a.shape)) \
-        if a.dim() else ()
+    flat = (
+        int(score.reshape(-1).argmax()) if score is not None else int(bad.reshape(-1).nonzero()[0])
+    )
+    index = (
+        tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), a.shape)) if a.dim() else ()
+    )
     got, want = a.reshape(-1)[flat].item(), e.reshape(-1)[flat].item()
     m.index, m.got, m.want = index, got, want
     m.count, m.total = int(bad.sum()), a.numel()

@@ -27,28 +27,36 @@ def small_error(got: torch.Tensor, want: torch.Tensor) -> Text | None:
         return None
     eps = _constant_shift(torch.exp(got), torch.exp(want))
     if eps is not None:
-        return both("Hasilmu sama dengan log(p + {e:.1g}) untuk setiap elemen: ada epsilon di "
-                    "dalam log. Hapus epsilon itu; hitung x - m - log Σexp(x - m) langsung.",
-                    "Your result equals log(p + {e:.1g}) at every element: an epsilon inside "
-                    "the log. Remove it; compute x - m - log Σexp(x - m) directly.", e=eps)
+        return both(
+            "Hasilmu sama dengan log(p + {e:.1g}) untuk setiap elemen: ada epsilon di "
+            "dalam log. Hapus epsilon itu; hitung x - m - log Σexp(x - m) langsung.",
+            "Your result equals log(p + {e:.1g}) at every element: an epsilon inside "
+            "the log. Remove it; compute x - m - log Σexp(x - m) directly.",
+            e=eps,
+        )
     if bool((want >= 0).all()):
         eps = _constant_shift(got * got, want * want)
         if eps is not None:
-            return both("Hasilmu sama dengan sqrt(s + {e:.1g}) untuk setiap elemen: ada epsilon "
-                        "di dalam sqrt, dan itu mengubah nilainya.",
-                        "Your result equals sqrt(s + {e:.1g}) at every element: an epsilon "
-                        "inside the sqrt, which changes the value.", e=eps)
+            return both(
+                "Hasilmu sama dengan sqrt(s + {e:.1g}) untuk setiap elemen: ada epsilon "
+                "di dalam sqrt, dan itu mengubah nilainya.",
+                "Your result equals sqrt(s + {e:.1g}) at every element: an epsilon "
+                "inside the sqrt, which changes the value.",
+                e=eps,
+            )
     tiny = torch.finfo(torch.float64).tiny
     subnormal = torch.exp(want) < tiny
     if bool(subnormal[differ].all()) and bool((~subnormal).any() or subnormal.all()):
-        return both("Hanya elemen dengan exp(nilai torch) di bawah {t:.3g} yang berbeda: "
-                    "probabilitasnya underflow (subnormal) sehingga log(exp(x - m) / Σexp) "
-                    "kehilangan digit. Hitung x - m - log Σexp(x - m) langsung, tanpa log dari "
-                    "sebuah rasio.",
-                    "Only the elements where exp(torch's value) is below {t:.3g} differ: their "
-                    "probability underflows (subnormal), so log(exp(x - m) / Σexp) loses its "
-                    "digits. Compute x - m - log Σexp(x - m) directly, not the log of a ratio.",
-                    t=tiny)
+        return both(
+            "Hanya elemen dengan exp(nilai torch) di bawah {t:.3g} yang berbeda: "
+            "probabilitasnya underflow (subnormal) sehingga log(exp(x - m) / Σexp) "
+            "kehilangan digit. Hitung x - m - log Σexp(x - m) langsung, tanpa log dari "
+            "sebuah rasio.",
+            "Only the elements where exp(torch's value) is below {t:.3g} differ: their "
+            "probability underflows (subnormal), so log(exp(x - m) / Σexp) loses its "
+            "digits. Compute x - m - log Σexp(x - m) directly, not the log of a ratio.",
+            t=tiny,
+        )
     return None
 
 

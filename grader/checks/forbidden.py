@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import ast
 
-from grader.checks.messages import both
-from grader.submissions.scan import scan
-from grader.common.yamlfile import NodeList
 from grader.checks.base import Kind, Verdict
+from grader.checks.messages import both
+from grader.common.yamlfile import NodeList
+from grader.submissions.scan import scan
 
 
 class ForbiddenApi(Kind):
@@ -26,13 +26,19 @@ class ForbiddenApi(Kind):
         super().validate(check)
         for key in ("functions", "apis"):
             value = check.options.get(key)
-            if not isinstance(value, NodeList) or not value or not all(
-                    isinstance(v, str) for v in value):
+            if (
+                not isinstance(value, NodeList)
+                or not value
+                or not all(isinstance(v, str) for v in value)
+            ):
                 raise check.node.error(key, f"expected a non-empty list of names for `{key}`")
         for i, api in enumerate(check.options["apis"]):
             if not api.startswith("torch"):
-                raise check.node.error("apis", f"apis[{i}] = {api!r}: name a torch API by its "
-                                               "full path, e.g. torch.autograd.grad")
+                raise check.node.error(
+                    "apis",
+                    f"apis[{i}] = {api!r}: name a torch API by its "
+                    "full path, e.g. torch.autograd.grad",
+                )
 
     def run(self, check, tree, runtime_hits: dict) -> Verdict | None:
         functions = list(check.options["functions"])
@@ -41,21 +47,40 @@ class ForbiddenApi(Kind):
         found = []
         for f in scan(tree, functions, apis):
             fn = f.function if f.function != "<file>" else names(f.line)
-            found.append(both("{a} (baris {n}, {fn})", "{a} (line {n}, {fn})", a=f.name,
-                              n=f.line, fn=fn or _MODULE))
+            found.append(
+                both(
+                    "{a} (baris {n}, {fn})",
+                    "{a} (line {n}, {fn})",
+                    a=f.name,
+                    n=f.line,
+                    fn=fn or _MODULE,
+                )
+            )
         for fn, hits in sorted(runtime_hits.items()):
             if "*" in functions or fn in functions or fn.split(".")[0] in functions:
-                found += [both("{a} ({fn}, saat dijalankan)", "{a} ({fn}, at run time)",
-                               a=api, fn=fn) for api in sorted(hits)]
+                found += [
+                    both("{a} ({fn}, saat dijalankan)", "{a} ({fn}, at run time)", a=api, fn=fn)
+                    for api in sorted(hits)
+                ]
         if not found:
             return None
         reason = check.options.get("reason") or {}
-        where = both("file ini", "this file") if "*" in functions else both(
-            "{f}", "{f}", f=", ".join(functions))
-        return Verdict("failed", both(
-            "Dilarang di {w}: {found}. {r}", "Forbidden in {w}: {found}. {r_en}",
-            w=where, found=both("; ".join(t.id for t in found), "; ".join(t.en for t in found)),
-            r=reason.get("id", ""), r_en=reason.get("en", "")))
+        where = (
+            both("file ini", "this file")
+            if "*" in functions
+            else both("{f}", "{f}", f=", ".join(functions))
+        )
+        return Verdict(
+            "failed",
+            both(
+                "Dilarang di {w}: {found}. {r}",
+                "Forbidden in {w}: {found}. {r_en}",
+                w=where,
+                found=both("; ".join(t.id for t in found), "; ".join(t.en for t in found)),
+                r=reason.get("id", ""),
+                r_en=reason.get("en", ""),
+            ),
+        )
 
 
 _MODULE = both("tingkat modul", "module level")

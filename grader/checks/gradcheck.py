@@ -13,11 +13,11 @@ import math
 
 import torch
 
-from grader.checks.messages import both
-from grader.specs.refs import SpecBug
-from grader.specs.model import Text, TensorArg
-from grader.common.wire import TensorFacts
 from grader.checks.base import Judging, Kind, Verdict
+from grader.checks.messages import both
+from grader.common.wire import TensorFacts
+from grader.specs.model import TensorArg, Text
+from grader.specs.refs import SpecBug
 
 # torch.autograd.gradcheck's defaults.
 EPS, ATOL, RTOL = 1e-6, 1e-5, 1e-3
@@ -37,17 +37,26 @@ class GradCheck(Kind):
     def validate(self, check):
         super().validate(check)
         if any(d != "float64" for d in check.dtypes):
-            raise check.node.error("dtypes", f"checks of kind {self.name} run in float64 only "
-                                             "(finite differences need the precision)")
+            raise check.node.error(
+                "dtypes",
+                f"checks of kind {self.name} run in float64 only "
+                "(finite differences need the precision)",
+            )
         if not self._wrt(check):
-            raise check.node.error("args", f"checks of kind {self.name} need at least one "
-                                           "tensor argument with `requires_grad: true`")
+            raise check.node.error(
+                "args",
+                f"checks of kind {self.name} need at least one "
+                "tensor argument with `requires_grad: true`",
+            )
         for arg in self._variables(check):
             if arg.dtype not in (None, "float64"):
                 raise check.node.error("args", f"{arg.name}: {self.name} runs in float64 only")
             if arg.shape == "any" and arg.like is None:
-                raise check.node.error("args", f"{arg.name}: {self.name} needs a fixed, small "
-                                               "shape such as [G] with `dims: {G: [1, 8]}`")
+                raise check.node.error(
+                    "args",
+                    f"{arg.name}: {self.name} needs a fixed, small "
+                    "shape such as [G] with `dims: {G: [1, 8]}`",
+                )
 
     def _wrt(self, check) -> list[int]:
         fn_args = self._fn_args(check)
@@ -69,13 +78,19 @@ class GradCheck(Kind):
         variables += [inputs[a.name] for a in self._upstream(check)]
         total = sum(v.numel() for v in variables)
         if total > MAX_NUMEL:
-            raise SpecBug(f"check {check.id}: {total} elements to perturb; "
-                          f"{self.name} allows at most {MAX_NUMEL}")
+            raise SpecBug(
+                f"check {check.id}: {total} elements to perturb; "
+                f"{self.name} allows at most {MAX_NUMEL}"
+            )
         eps = float(check.options.get("eps", EPS))
-        return {"op": "jacobian", "args": [enc.value(inputs[a.name]) for a in fn_args],
-                "wrt": self._wrt(check), "order": self.order,
-                "upstream": [enc.value(inputs[a.name]) for a in self._upstream(check)],
-                "points": [[enc.value(t) for t in p] for p in perturbed(variables, eps)]}
+        return {
+            "op": "jacobian",
+            "args": [enc.value(inputs[a.name]) for a in fn_args],
+            "wrt": self._wrt(check),
+            "order": self.order,
+            "upstream": [enc.value(inputs[a.name]) for a in self._upstream(check)],
+            "points": [[enc.value(t) for t in p] for p in perturbed(variables, eps)],
+        }
 
     def judge(self, ctx: Judging, reply, values):
         check = ctx.check
@@ -83,22 +98,36 @@ class GradCheck(Kind):
         variables = [ctx.inputs[n] for n in names]
         data = values.get("data") if isinstance(values.get("data"), dict) else {}
         base = data.get("base")
-        if not isinstance(base, list) or not base or not all(
-                isinstance(o, TensorFacts) for o in base):
-            return Verdict("failed", both(
-                "{fn}: tidak ada tensor hasil yang bisa diperiksa gradcheck.",
-                "{fn}: there is no tensor output for gradcheck to check.",
-                fn=self._out_label(check, 0)))
+        if (
+            not isinstance(base, list)
+            or not base
+            or not all(isinstance(o, TensorFacts) for o in base)
+        ):
+            return Verdict(
+                "failed",
+                both(
+                    "{fn}: tidak ada tensor hasil yang bisa diperiksa gradcheck.",
+                    "{fn}: there is no tensor output for gradcheck to check.",
+                    fn=self._out_label(check, 0),
+                ),
+            )
         for k, out in enumerate(base):
             if out.data.dtype != torch.float64:
-                return Verdict("failed", both(
-                    "{o} ber-dtype {d} untuk input float64; gradcheck butuh float64 (jangan "
-                    "menghitung dalam float32).",
-                    "{o} has dtype {d} for float64 inputs; gradcheck needs float64 (do not "
-                    "compute in float32).", o=self._out_label(check, k), d=out.data.dtype))
+                return Verdict(
+                    "failed",
+                    both(
+                        "{o} ber-dtype {d} untuk input float64; gradcheck butuh float64 (jangan "
+                        "menghitung dalam float32).",
+                        "{o} has dtype {d} for float64 inputs; gradcheck needs float64 (do not "
+                        "compute in float32).",
+                        o=self._out_label(check, k),
+                        d=out.data.dtype,
+                    ),
+                )
         try:
-            numeric = numerical(variables, base, data.get("points"), float(
-                check.options.get("eps", EPS)))
+            numeric = numerical(
+                variables, base, data.get("points"), float(check.options.get("eps", EPS))
+            )
             analytic = analytical(variables, base, data.get("rows"))
         except BadData as exc:
             return Verdict("failed", both("{k}: {m}", "{k}: {m}", k=self.name, m=exc.text))
@@ -110,12 +139,17 @@ class GradCheck(Kind):
         i, j = worst
         flags = data.get("differentiable") if isinstance(data.get("differentiable"), list) else []
         k = _owner([o.data.numel() for o in base], j)
-        where = {"inp": _label(names, variables, i), "out": self._out_label(check, k) +
-                 _index(base[k].data, j - sum(o.data.numel() for o in base[:k]))}
+        where = {
+            "inp": _label(names, variables, i),
+            "out": self._out_label(check, k)
+            + _index(base[k].data, j - sum(o.data.numel() for o in base[:k])),
+        }
         if k < len(flags) and flags[k] is False:
             return Verdict("failed", self._not_differentiable(check, where))
-        return Verdict("failed", self._mismatch(check, where, analytic[i, j].item(),
-                                                numeric[i, j].item(), atol, rtol))
+        return Verdict(
+            "failed",
+            self._mismatch(check, where, analytic[i, j].item(), numeric[i, j].item(), atol, rtol),
+        )
 
     def _out_label(self, check, k: int) -> str:
         return f"{check.function}(...)" + (f"[{k}]" if k else "")
@@ -125,7 +159,9 @@ class GradCheck(Kind):
             "gradcheck: {o} tidak punya grad_fn, jadi autograd tidak pernah memanggil backward-"
             "mu. Kembalikan hasil dari .apply(...) milik autograd.Function-mu.",
             "gradcheck: {o} has no grad_fn, so autograd never calls your backward. Return the "
-            "result of your autograd.Function's .apply(...).", o=where["out"])
+            "result of your autograd.Function's .apply(...).",
+            o=where["out"],
+        )
 
     def _mismatch(self, check, where, a, n, atol, rtol):
         return both(
@@ -137,7 +173,13 @@ class GradCheck(Kind):
             "numerical Jacobian of your forward (finite differences). Worst element "
             "∂{o}/∂{i}: your backward {a}, numerical {n} (tolerance atol={atol:g}, "
             "rtol={rtol:g}). backward must compute the derivative of the same forward.",
-            o=where["out"], i=where["inp"], a=_num(a), n=_num(n), atol=atol, rtol=rtol)
+            o=where["out"],
+            i=where["inp"],
+            a=_num(a),
+            n=_num(n),
+            atol=atol,
+            rtol=rtol,
+        )
 
 
 class GradGradCheck(GradCheck):
@@ -153,8 +195,10 @@ class GradGradCheck(GradCheck):
     def validate(self, check):
         up = check.options.get("upstream")
         if not isinstance(up, str) or up not in [a.name for a in check.args]:
-            raise check.node.error("upstream", "name the argument that holds the upstream "
-                                               "gradient, e.g. `upstream: g`")
+            raise check.node.error(
+                "upstream",
+                "name the argument that holds the upstream gradient, e.g. `upstream: g`",
+            )
         super().validate(check)
 
     def _fn_args(self, check):
@@ -175,7 +219,9 @@ class GradGradCheck(GradCheck):
             "gradgradcheck: {o} from your backward cannot be differentiated again (it has no "
             "grad_fn under create_graph=True). Compute backward with ordinary torch operations "
             "on the tensors from ctx.saved_tensors, without torch.no_grad(), .detach(), .data "
-            "or numpy.", o=where["out"])
+            "or numpy.",
+            o=where["out"],
+        )
 
     def _mismatch(self, check, where, a, n, atol, rtol):
         return both(
@@ -189,7 +235,13 @@ class GradGradCheck(GradCheck):
             "autograd {a}, numerical {n} (tolerance atol={atol:g}, rtol={rtol:g}). Compute "
             "backward with differentiable torch operations on the tensors from "
             "ctx.saved_tensors (once backward passes gradcheck).",
-            o=where["out"], i=where["inp"], a=_num(a), n=_num(n), atol=atol, rtol=rtol)
+            o=where["out"],
+            i=where["inp"],
+            a=_num(a),
+            n=_num(n),
+            atol=atol,
+            rtol=rtol,
+        )
 
 
 class BadData(Exception):
@@ -217,17 +269,29 @@ def numerical(variables, base, points, eps: float) -> torch.Tensor:
     n_in = sum(v.numel() for v in variables)
     shapes = [tuple(o.data.shape) for o in base]
     if not isinstance(points, list) or len(points) != 2 * n_in:
-        raise BadData(both("{n} evaluasi diharapkan, {g} diterima.",
-                           "expected {n} evaluations, got {g}.", n=2 * n_in,
-                           g=len(points) if isinstance(points, list) else 0))
+        raise BadData(
+            both(
+                "{n} evaluasi diharapkan, {g} diterima.",
+                "expected {n} evaluations, got {g}.",
+                n=2 * n_in,
+                g=len(points) if isinstance(points, list) else 0,
+            )
+        )
     flat = []
     for p in points:
-        if not (isinstance(p, list) and len(p) == len(shapes) and all(
-                isinstance(o, TensorFacts) and tuple(o.data.shape) == s
-                for o, s in zip(p, shapes))):
-            raise BadData(both("struktur atau shape hasil berubah saat input digeser eps.",
-                               "the output's structure or shape changes when the input moves "
-                               "by eps."))
+        if not (
+            isinstance(p, list)
+            and len(p) == len(shapes)
+            and all(
+                isinstance(o, TensorFacts) and tuple(o.data.shape) == s for o, s in zip(p, shapes)
+            )
+        ):
+            raise BadData(
+                both(
+                    "struktur atau shape hasil berubah saat input digeser eps.",
+                    "the output's structure or shape changes when the input moves by eps.",
+                )
+            )
         flat.append(torch.cat([o.data.double().reshape(-1) for o in p]))
     stacked = torch.stack(flat) if flat else torch.zeros(0, sum(map(math.prod, shapes)))
     return (stacked[0::2] - stacked[1::2]) / (2 * eps)
@@ -237,9 +301,14 @@ def analytical(variables, base, rows) -> torch.Tensor:
     """(inputs × outputs) from the backward rows; a missing gradient counts as zero."""
     n_out = sum(o.data.numel() for o in base)
     if not isinstance(rows, list) or len(rows) != n_out:
-        raise BadData(both("{n} baris backward diharapkan, {g} diterima.",
-                           "expected {n} backward rows, got {g}.", n=n_out,
-                           g=len(rows) if isinstance(rows, list) else 0))
+        raise BadData(
+            both(
+                "{n} baris backward diharapkan, {g} diterima.",
+                "expected {n} backward rows, got {g}.",
+                n=n_out,
+                g=len(rows) if isinstance(rows, list) else 0,
+            )
+        )
     cols = []
     for row in rows:
         parts = []
@@ -247,9 +316,14 @@ def analytical(variables, base, rows) -> torch.Tensor:
             g = row[k] if isinstance(row, (list, tuple)) and k < len(row) else None
             if isinstance(g, TensorFacts):
                 if g.data.numel() != v.numel():
-                    raise BadData(both("gradien ber-shape {g} untuk input ber-shape {v}.",
-                                       "a gradient of shape {g} for an input of shape {v}.",
-                                       g=list(g.data.shape), v=list(v.shape)))
+                    raise BadData(
+                        both(
+                            "gradien ber-shape {g} untuk input ber-shape {v}.",
+                            "a gradient of shape {g} for an input of shape {v}.",
+                            g=list(g.data.shape),
+                            v=list(v.shape),
+                        )
+                    )
                 parts.append(g.data.double().reshape(-1))
             else:
                 parts.append(torch.zeros(v.numel(), dtype=torch.float64))
@@ -263,8 +337,11 @@ def _worst(analytic, numeric, atol, rtol):
     if analytic.numel() == 0:
         return None
     excess = (analytic - numeric).abs() - (atol + rtol * numeric.abs())
-    excess = torch.where(torch.isfinite(analytic) & torch.isfinite(numeric), excess,
-                         torch.full_like(excess, math.inf))
+    excess = torch.where(
+        torch.isfinite(analytic) & torch.isfinite(numeric),
+        excess,
+        torch.full_like(excess, math.inf),
+    )
     if bool((excess <= 0).all()):
         return None
     flat = int(excess.reshape(-1).argmax())

@@ -11,10 +11,10 @@ import dataclasses
 
 import torch
 
-from grader.specs import refs
+from grader.checks.base import Judging, Kind, Verdict
 from grader.checks.compare import compare
 from grader.checks.messages import both, mismatch
-from grader.checks.base import Judging, Kind, Verdict
+from grader.specs import refs
 
 
 class Vjp(Kind):
@@ -27,11 +27,14 @@ class Vjp(Kind):
         super().validate(check)
         expect = check.expect
         if expect is None or not expect.grad:
-            raise check.node.error("expect", f"checks of kind {self.name} need "
-                                             "`expect: {grad_of: REF, wrt: ...}`")
+            raise check.node.error(
+                "expect", f"checks of kind {self.name} need `expect: {{grad_of: REF, wrt: ...}}`"
+            )
         if expect.upstream in wrt_names(expect.wrt):
-            raise check.node.error("expect", f"the upstream gradient {expect.upstream!r} "
-                                             "cannot also be differentiated")
+            raise check.node.error(
+                "expect",
+                f"the upstream gradient {expect.upstream!r} cannot also be differentiated",
+            )
 
     @staticmethod
     def fn_args(check) -> list:
@@ -42,9 +45,11 @@ class Vjp(Kind):
         args = self.fn_args(check)
         index = {a.name: i for i, a in enumerate(args)}
         up = check.expect.upstream
-        return {"args": [enc.value(inputs[a.name]) for a in args],
-                "grad_args": [index[n] for n in wrt_names(check.expect.wrt)],
-                "backward": {"upstream": enc.value(inputs[up]) if up else None}}
+        return {
+            "args": [enc.value(inputs[a.name]) for a in args],
+            "grad_args": [index[n] for n in wrt_names(check.expect.wrt)],
+            "backward": {"upstream": enc.value(inputs[up]) if up else None},
+        }
 
     def prepare(self, ctx):
         self._by_name(ctx, ctx.check.expect)
@@ -69,8 +74,10 @@ class Vjp(Kind):
         """The reference gradients by argument name."""
         names = wrt_names(expect.wrt)
         flat = dataclasses.replace(expect, wrt=tuple(names))
-        return ctx.remember("by_name:" + repr(flat), lambda: dict(zip(
-            names, refs.expected(flat, ctx.exercise.references, ctx.inputs))))
+        return ctx.remember(
+            "by_name:" + repr(flat),
+            lambda: dict(zip(names, refs.expected(flat, ctx.exercise.references, ctx.inputs))),
+        )
 
     def _grads(self, ctx, values):
         names = wrt_names(ctx.check.expect.wrt)
@@ -79,13 +86,19 @@ class Vjp(Kind):
         got = dict(zip(names, grads + [None] * (len(names) - len(grads))))
         for name in names:
             if got[name] is None:
-                return got, Verdict("failed", both(
-                    "Tidak ada gradien untuk `{a}` setelah backward melalui {fn}: backward "
-                    "mengembalikan None untuk input itu. Kembalikan gradiennya (tensor dengan "
-                    "shape seperti `{a}`), sebanyak input forward.",
-                    "No gradient for `{a}` after backward through {fn}: backward returned None "
-                    "for that input. Return its gradient (a tensor shaped like `{a}`), one per "
-                    "input of forward.", a=name, fn=ctx.check.function))
+                return got, Verdict(
+                    "failed",
+                    both(
+                        "Tidak ada gradien untuk `{a}` setelah backward melalui {fn}: backward "
+                        "mengembalikan None untuk input itu. Kembalikan gradiennya (tensor dengan "
+                        "shape seperti `{a}`), sebanyak input forward.",
+                        "No gradient for `{a}` after backward through {fn}: backward returned None "
+                        "for that input. Return its gradient (a tensor shaped like `{a}`), one per "
+                        "input of forward.",
+                        a=name,
+                        fn=ctx.check.function,
+                    ),
+                )
         return got, None
 
     def _explain(self, ctx, name, got, found):
@@ -99,11 +112,18 @@ class Vjp(Kind):
                 "dengan grad_output (aturan rantai). {b}",
                 "backward ignores grad_output: the gradient of `{a}` equals the one for an "
                 "all-ones upstream, while the upstream is `{u}`. Multiply the local derivative "
-                "by grad_output (the chain rule). {b}", a=name, u=up, b=base)
+                "by grad_output (the chain rule). {b}",
+                a=name,
+                u=up,
+                b=base,
+            )
         return both(
             "Gradien `{a}` lewat backward (grad_output = `{u}`) salah. {b}",
             "The gradient of `{a}` through backward (grad_output = `{u}`) is wrong. {b}",
-            a=name, u=up or "ones", b=base)
+            a=name,
+            u=up or "ones",
+            b=base,
+        )
 
     def _ignores_upstream(self, ctx, name, got) -> bool:
         upstream = ctx.inputs[ctx.check.expect.upstream]
@@ -138,17 +158,28 @@ class VjpFinite(Vjp):
                 i = int(bad.reshape(-1).nonzero()[0])
                 idx = [int(k) for k in torch.unravel_index(torch.tensor(i), data.shape)]
                 x = {a.name: ctx.inputs[a.name] for a in self.fn_args(ctx.check)}
-                at = ", ".join(f"{n}{idx if idx else ''} = {t.reshape(-1)[i].item():.10g}"
-                               for n, t in x.items() if t.shape == data.shape)
-                return Verdict("failed", both(
-                    "backward melalui {fn}: {a}.grad{idx} = {got} (di {at}), padahal gradien "
-                    "torch di sana hingga: {want}. Hindari overflow di backward (exp dari "
-                    "bilangan besar menjadi inf, lalu inf/inf atau 0·inf menjadi NaN).",
-                    "backward through {fn}: {a}.grad{idx} = {got} (at {at}), while torch's "
-                    "gradient there is the finite {want}. Avoid overflow in backward (exp of a "
-                    "large number becomes inf, then inf/inf or 0·inf becomes NaN).",
-                    fn=ctx.check.function, a=name, idx=idx if idx else "", at=at or "-",
-                    got=data.reshape(-1)[i].item(), want=expected.reshape(-1)[i].item()))
+                at = ", ".join(
+                    f"{n}{idx if idx else ''} = {t.reshape(-1)[i].item():.10g}"
+                    for n, t in x.items()
+                    if t.shape == data.shape
+                )
+                return Verdict(
+                    "failed",
+                    both(
+                        "backward melalui {fn}: {a}.grad{idx} = {got} (di {at}), padahal gradien "
+                        "torch di sana hingga: {want}. Hindari overflow di backward (exp dari "
+                        "bilangan besar menjadi inf, lalu inf/inf atau 0·inf menjadi NaN).",
+                        "backward through {fn}: {a}.grad{idx} = {got} (at {at}), while torch's "
+                        "gradient there is the finite {want}. Avoid overflow in backward (exp of a "
+                        "large number becomes inf, then inf/inf or 0·inf becomes NaN).",
+                        fn=ctx.check.function,
+                        a=name,
+                        idx=idx if idx else "",
+                        at=at or "-",
+                        got=data.reshape(-1)[i].item(),
+                        want=expected.reshape(-1)[i].item(),
+                    ),
+                )
         return super().judge(ctx, reply, values)
 
 
@@ -156,13 +187,18 @@ def upstream_changed(ctx: Judging, reply) -> Verdict | None:
     """A backward that wrote into grad_output (the worker saw its values or version move)."""
     if reply.get("upstream_changed") is not True:
         return None
-    return Verdict("failed", both(
-        "backward melalui {fn} mengubah grad_output secara in-place (misalnya "
-        "grad_output.mul_(...)). grad_output milik autograd dan bisa dipakai node lain; "
-        "kembalikan tensor baru: grad_output * turunan_lokal.",
-        "backward through {fn} changed grad_output in place (grad_output.mul_(...), say). "
-        "grad_output belongs to autograd and other nodes may use it; return a new tensor: "
-        "grad_output * local_derivative.", fn=ctx.check.function))
+    return Verdict(
+        "failed",
+        both(
+            "backward melalui {fn} mengubah grad_output secara in-place (misalnya "
+            "grad_output.mul_(...)). grad_output milik autograd dan bisa dipakai node lain; "
+            "kembalikan tensor baru: grad_output * turunan_lokal.",
+            "backward through {fn} changed grad_output in place (grad_output.mul_(...), say). "
+            "grad_output belongs to autograd and other nodes may use it; return a new tensor: "
+            "grad_output * local_derivative.",
+            fn=ctx.check.function,
+        ),
+    )
 
 
 def wrt_names(wrt) -> list[str]:

@@ -11,14 +11,14 @@ import torch
 from hypothesis import strategies as st
 
 from grader.checks import diagnose
-from grader.specs import refs, strategies
-from grader.checks.compare import compare
-from grader.checks.messages import both, mismatch
-from grader.specs.model import TensorArg, Text
-from grader.common.wire import TensorFacts
 from grader.checks.base import Judging, Verdict
+from grader.checks.compare import compare
 from grader.checks.gradients import upstream_changed
+from grader.checks.messages import both, mismatch
 from grader.checks.values import Value
+from grader.common.wire import TensorFacts
+from grader.specs import refs, strategies
+from grader.specs.model import TensorArg, Text
 
 PATTERNS = ("zero", "tiny", "shifted")
 """zero: an all-zero row; tiny: entries of 1e-4 to 1e-9 times the row as drawn; shifted: the row
@@ -62,8 +62,9 @@ def _validate_rows(check) -> None:
     patterns = check.options.get("rows") or []
     for i, p in enumerate(patterns):
         if p not in PATTERNS:
-            raise check.node.error("rows", f"rows[{i}] = {p!r}: expected one of "
-                                           f"{', '.join(PATTERNS)}")
+            raise check.node.error(
+                "rows", f"rows[{i}] = {p!r}: expected one of {', '.join(PATTERNS)}"
+            )
     names = [a.name for a in check.args if isinstance(a, TensorArg)]
     if not names:
         raise check.node.error("args", f"checks of kind {check.kind} need a tensor arg")
@@ -86,16 +87,19 @@ class RowwiseValue(Value):
         return with_rows(exercise, check)
 
     def judge(self, ctx: Judging, reply, values):
-        want = ctx.remember("want", lambda: refs.expected(
-            ctx.check.expect, ctx.exercise.references, ctx.inputs))
+        want = ctx.remember(
+            "want", lambda: refs.expected(ctx.check.expect, ctx.exercise.references, ctx.inputs)
+        )
         got = values["outs"][0]
         found = compare(got, want, tolerances=ctx.tolerances)
-        return Verdict("failed", explained(found, ctx.check.function, got, want)) if found \
-            else None
+        return (
+            Verdict("failed", explained(found, ctx.check.function, got, want)) if found else None
+        )
 
 
 def _reference_out(ctx: Judging):
     """The reference's own value (its rows' sizes tell where the kinks are)."""
+
     def compute():
         with torch.no_grad():
             return refs.evaluate(ctx.exercise.references[ctx.check.expect.of], ctx.inputs)
@@ -111,19 +115,31 @@ class RowwiseVjp(Value):
     elements, so this applies to reductions over the last dimension."""
 
     name = "rowwise_vjp"
-    OPTIONS = {"rtol": float, "atol": float, "rows": list, "rows_of": str,
-               "smooth_from": float, "lipschitz": float}
+    OPTIONS = {
+        "rtol": float,
+        "atol": float,
+        "rows": list,
+        "rows_of": str,
+        "smooth_from": float,
+        "lipschitz": float,
+    }
 
     def validate(self, check):
         super().validate(check)
         _validate_rows(check)
         e = check.expect
         if not e.grad or not isinstance(e.wrt, str) or e.upstream is None:
-            raise check.node.error("expect", "rowwise_vjp needs `expect: {grad_of: REF, wrt: "
-                                             "ARG, upstream: ARG}` with one wrt argument")
+            raise check.node.error(
+                "expect",
+                "rowwise_vjp needs `expect: {grad_of: REF, wrt: "
+                "ARG, upstream: ARG}` with one wrt argument",
+            )
         if not check.arg(e.wrt).requires_grad:
-            raise check.node.error("args", f"{e.wrt}: add `requires_grad: true`, the argument "
-                                           "the gradient is taken with respect to")
+            raise check.node.error(
+                "args",
+                f"{e.wrt}: add `requires_grad: true`, the argument "
+                "the gradient is taken with respect to",
+            )
 
     def prepare(self, ctx):
         super().prepare(ctx)
@@ -136,9 +152,11 @@ class RowwiseVjp(Value):
     def request(self, check, inputs, enc):
         up = check.expect.upstream
         args = [a for a in check.args if a.name != up]
-        return {"args": [enc.value(inputs[a.name]) for a in args],
-                "grad_args": [[a.name for a in args].index(check.expect.wrt)],
-                "backward": {"upstream": enc.value(inputs[up])}}
+        return {
+            "args": [enc.value(inputs[a.name]) for a in args],
+            "grad_args": [[a.name for a in args].index(check.expect.wrt)],
+            "backward": {"upstream": enc.value(inputs[up])},
+        }
 
     def judge(self, ctx: Judging, reply, values):
         check, fn = ctx.check, ctx.check.function
@@ -146,8 +164,9 @@ class RowwiseVjp(Value):
         changed = upstream_changed(ctx, reply)
         if changed:
             return changed
-        want = ctx.remember("want", lambda: refs.expected(
-            check.expect, ctx.exercise.references, ctx.inputs))
+        want = ctx.remember(
+            "want", lambda: refs.expected(check.expect, ctx.exercise.references, ctx.inputs)
+        )
         grads = values.get("grads")
         got = grads[0] if isinstance(grads, (tuple, list)) and len(grads) == 1 else grads
         where = f"{wrt}.grad"
@@ -168,8 +187,10 @@ class RowwiseVjp(Value):
         check, fn = ctx.check, ctx.check.function
         out = _reference_out(ctx)
         if tuple(out.shape) != tuple(want.shape[:-1]):
-            raise refs.SpecBug(f"smooth_from needs a reduction over the last dimension; the "
-                               f"reference {check.expect.of} gives shape {list(out.shape)}")
+            raise refs.SpecBug(
+                f"smooth_from needs a reduction over the last dimension; the "
+                f"reference {check.expect.of} gives shape {list(out.shape)}"
+            )
         kink = out.abs() < float(check.options["smooth_from"])
         if not bool(kink.any()):
             return got
@@ -180,29 +201,46 @@ class RowwiseVjp(Value):
             row = g[tuple(idx)]
             size = float(out[tuple(idx)])
             if not bool(torch.isfinite(row).all()):
-                return Verdict("failed", both(
-                    "Gradien melalui {fn} di baris {i} tidak hingga: {g}. Di baris itu "
-                    "nilainya {n:.3g} (titik tak mulus, misalnya vektor nol). Di sana gradien "
-                    "hingga apa pun{b} sudah benar, misalnya 0; sqrt di 0 punya turunan inf, "
-                    "dan inf · 0 = NaN.",
-                    "The gradient through {fn} at row {i} is not finite: {g}. That row's value "
-                    "is {n:.3g} (a kink, such as the zero vector). There any finite gradient"
-                    "{b_en} is right, 0 for instance; sqrt has an infinite derivative at 0, and "
-                    "inf · 0 = NaN.", fn=fn, i=idx, g=_row_text(row), n=size,
-                    b=f" yang panjangnya paling besar {bound:g} × |upstream|" if bound else "",
-                    b_en=f" no longer than {bound:g} × |upstream|" if bound else ""))
+                return Verdict(
+                    "failed",
+                    both(
+                        "Gradien melalui {fn} di baris {i} tidak hingga: {g}. Di baris itu "
+                        "nilainya {n:.3g} (titik tak mulus, misalnya vektor nol). Di sana gradien "
+                        "hingga apa pun{b} sudah benar, misalnya 0; sqrt di 0 punya turunan inf, "
+                        "dan inf · 0 = NaN.",
+                        "The gradient through {fn} at row {i} is not finite: {g}. That row's value "
+                        "is {n:.3g} (a kink, such as the zero vector). There any finite gradient"
+                        "{b_en} is right, 0 for instance; sqrt has an infinite derivative at 0, and "
+                        "inf · 0 = NaN.",
+                        fn=fn,
+                        i=idx,
+                        g=_row_text(row),
+                        n=size,
+                        b=f" yang panjangnya paling besar {bound:g} × |upstream|" if bound else "",
+                        b_en=f" no longer than {bound:g} × |upstream|" if bound else "",
+                    ),
+                )
             if bound is not None:
                 limit = float(bound) * abs(float(upstream[tuple(idx)]))
                 length = float(torch.linalg.vector_norm(row.double()))
                 if length > limit * (1 + 1e-6) + 1e-12:
-                    return Verdict("failed", both(
-                        "Gradien melalui {fn} di baris {i} (nilai {n:.3g}, titik tak mulus) "
-                        "panjangnya {l:.6g}, lebih dari {b} × |upstream| = {m:.6g}: itu bukan "
-                        "subgradien. Di vektor nol kembalikan gradien 0.",
-                        "The gradient through {fn} at row {i} (value {n:.3g}, a kink) has "
-                        "length {l:.6g}, more than {b} × |upstream| = {m:.6g}: not a "
-                        "subgradient. At the zero vector return a zero gradient.",
-                        fn=fn, i=idx, n=size, l=length, b=f"{bound:g}", m=limit))
+                    return Verdict(
+                        "failed",
+                        both(
+                            "Gradien melalui {fn} di baris {i} (nilai {n:.3g}, titik tak mulus) "
+                            "panjangnya {l:.6g}, lebih dari {b} × |upstream| = {m:.6g}: itu bukan "
+                            "subgradien. Di vektor nol kembalikan gradien 0.",
+                            "The gradient through {fn} at row {i} (value {n:.3g}, a kink) has "
+                            "length {l:.6g}, more than {b} × |upstream| = {m:.6g}: not a "
+                            "subgradient. At the zero vector return a zero gradient.",
+                            fn=fn,
+                            i=idx,
+                            n=size,
+                            l=length,
+                            b=f"{bound:g}",
+                            m=limit,
+                        ),
+                    )
         patched = g.clone()
         patched[kink] = want[kink].to(g.dtype)
         return TensorFacts(data=patched, type_name=got.type_name, exact_type=got.exact_type)
@@ -218,13 +256,20 @@ def explained(found, fn, got=None, want=None) -> Text:
     if found.kind != "value" or found.rel_err is None or not 0 < found.rel_err <= SMALL:
         return mismatch(found, fn)
     cause = None
-    if isinstance(got, TensorFacts) and isinstance(want, torch.Tensor) and not found.float32_values:
+    if (
+        isinstance(got, TensorFacts)
+        and isinstance(want, torch.Tensor)
+        and not found.float32_values
+    ):
         cause = diagnose.small_error(got.data, want)
     if cause is None:
-        return both("{m} Rumusmu hampir benar, tetapi hasilnya harus sama dengan torch (dalam "
-                    "toleransi), bukan hanya hingga.",
-                    "{m} Your formula is nearly right, but the result must equal torch's "
-                    "(within the tolerance), not merely be finite.", m=mismatch(found, fn))
+        return both(
+            "{m} Rumusmu hampir benar, tetapi hasilnya harus sama dengan torch (dalam "
+            "toleransi), bukan hanya hingga.",
+            "{m} Your formula is nearly right, but the result must equal torch's "
+            "(within the tolerance), not merely be finite.",
+            m=mismatch(found, fn),
+        )
     return both("{m} {c}", "{m} {c}", m=mismatch(found, fn), c=cause)
 
 
@@ -235,9 +280,13 @@ def _row_text(row: torch.Tensor) -> str:
 
 
 def _framed(fn, up, message):
-    return both("Gradien melalui {fn} (backward dengan upstream {u}): {m}",
-                "The gradient through {fn} (backward with upstream {u}): {m}",
-                fn=fn, u=up, m=message)
+    return both(
+        "Gradien melalui {fn} (backward dengan upstream {u}): {m}",
+        "The gradient through {fn} (backward with upstream {u}): {m}",
+        fn=fn,
+        u=up,
+        m=message,
+    )
 
 
 KINDS = [RowwiseValue(), RowwiseVjp()]

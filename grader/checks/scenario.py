@@ -25,76 +25,101 @@ from __future__ import annotations
 
 import torch
 
-from grader.common import wire
+from grader.checks.base import Judging, Kind, Verdict
 from grader.checks.compare import compare
 from grader.checks.messages import both, mismatch
-from grader.specs.refs import SpecBug
+from grader.common import wire
+from grader.common.wire import Opaque, TensorFacts
 from grader.sandbox.probes import StudentError, describe
 from grader.sandbox.probes import scenario as probe
 from grader.specs.model import TensorArg, Text
-from grader.common.wire import Opaque, TensorFacts
-from grader.checks.base import Judging, Kind, Verdict
+from grader.specs.refs import SpecBug
 
 FLAGS = ("requires_grad", "is_leaf", "grad_fn", "node_returns")
 
 
 class Scenario(Kind):
     name = "scenario"
-    OPTIONS = {"reference": str, "setup": str, "call": list, "observe": dict,
-               "backward": bool, "upstream": str, "grad_none_is_zero": bool,
-               "rtol": float, "atol": float}
+    OPTIONS = {
+        "reference": str,
+        "setup": str,
+        "call": list,
+        "observe": dict,
+        "backward": bool,
+        "upstream": str,
+        "grad_none_is_zero": bool,
+        "rtol": float,
+        "atol": float,
+    }
 
     def validate(self, check):
         super().validate(check)
         opts = check.options
         if "reference" not in opts and not check.recorded:
-            raise check.node.error("kind", "scenario checks need `reference:` (Python source "
-                                           f"defining {check.function})")
+            raise check.node.error(
+                "kind",
+                f"scenario checks need `reference:` (Python source defining {check.function})",
+            )
         if "observe" not in opts or not opts["observe"]:
             raise check.node.error("kind", "scenario checks need `observe:` (name: [facets])")
         names = [a.name for a in check.args]
-        for key, source, fn in (("reference", opts.get("reference"),
-                                 check.function.split(".")[-1]),
-                                ("setup", opts.get("setup"), "setup")):
+        for key, source, fn in (
+            ("reference", opts.get("reference"), check.function.split(".")[-1]),
+            ("setup", opts.get("setup"), "setup"),
+        ):
             if source is None:
                 continue
             try:
                 probe.define(source, fn, f"{check.node.file}:{check.node.where(key)}")
             except SyntaxError as exc:
-                raise check.node.error(key, f"not valid Python: {exc.msg} (line {exc.lineno})") \
-                    from None
+                raise check.node.error(
+                    key, f"not valid Python: {exc.msg} (line {exc.lineno})"
+                ) from None
             except Exception as exc:  # the teacher's code failed while being defined
                 raise check.node.error(key, f"{type(exc).__name__}: {exc}") from None
         for name, facets in opts["observe"].items():
             if name == "exception":
                 continue
             if not isinstance(facets, list) or not facets:
-                raise check.node.error("observe", f"{name}: expected a list of facets such as "
-                                                  "[value, grad]")
+                raise check.node.error(
+                    "observe", f"{name}: expected a list of facets such as [value, grad]"
+                )
             bad = [f for f in facets if f not in probe.FACETS]
             if bad:
-                raise check.node.error("observe", f"{name}: unknown facet(s) {', '.join(bad)}; "
-                                                  f"known: {', '.join(probe.FACETS)}")
+                raise check.node.error(
+                    "observe",
+                    f"{name}: unknown facet(s) {', '.join(bad)}; known: {', '.join(probe.FACETS)}",
+                )
         if "setup" not in opts:
             known = set(names) | {"result", "exception"}
             for name in list(opts["observe"]) + list(opts.get("call", [])):
                 if name not in known:
-                    raise check.node.error("observe", f"{name!r} is neither an arg nor result "
-                                                      "(add a `setup:` that makes it)")
+                    raise check.node.error(
+                        "observe",
+                        f"{name!r} is neither an arg nor result (add a `setup:` that makes it)",
+                    )
         up = opts.get("upstream")
         if up is not None and "setup" not in opts and up not in names:
             raise check.node.error("upstream", f"{up!r} is not one of this check's args")
 
     def request(self, check, inputs, enc):
         opts = check.options
-        return {"op": "scenario", "scenario": {
-            "names": [a.name for a in check.args],
-            "grad_args": [a.name for a in check.args
-                          if isinstance(a, TensorArg) and a.requires_grad],
-            "setup": opts.get("setup"), "call": list(opts.get("call", [])),
-            "observe": {k: list(v) if isinstance(v, list) else [] for k, v in
-                        opts["observe"].items()},
-            "backward": bool(opts.get("backward")), "upstream": opts.get("upstream")}}
+        return {
+            "op": "scenario",
+            "scenario": {
+                "names": [a.name for a in check.args],
+                "grad_args": [
+                    a.name for a in check.args if isinstance(a, TensorArg) and a.requires_grad
+                ],
+                "setup": opts.get("setup"),
+                "call": list(opts.get("call", [])),
+                "observe": {
+                    k: list(v) if isinstance(v, list) else [] for k, v in opts["observe"].items()
+                },
+                "backward": bool(opts.get("backward")),
+                "upstream": opts.get("upstream"),
+            },
+        }
 
     def prepare(self, ctx):
         ctx.remember("scenario", lambda: expected(ctx.check, ctx.inputs))
@@ -107,8 +132,9 @@ class Scenario(Kind):
             raise ValueError("scenario data is not a mapping")
         if "exception" in want:
             if got.get("exception") != want["exception"]:
-                return Verdict("failed", _exception_text(fn, got.get("exception"),
-                                                         want["exception"]))
+                return Verdict(
+                    "failed", _exception_text(fn, got.get("exception"), want["exception"])
+                )
         for name in want:
             if name == "exception":
                 continue
@@ -124,8 +150,9 @@ def expected(check, inputs: dict) -> dict:
     where = f"{check.node.file}:{check.node.where('reference')}"
     ref = probe.define(opts["reference"], check.function.split(".")[-1], where)
     setup = probe.define(opts["setup"], "setup", where) if opts.get("setup") else None
-    drawn = {k: v.detach().clone() if isinstance(v, torch.Tensor) else v
-             for k, v in inputs.items()}
+    drawn = {
+        k: v.detach().clone() if isinstance(v, torch.Tensor) else v for k, v in inputs.items()
+    }
     for a in check.args:
         if isinstance(a, TensorArg) and a.requires_grad:
             drawn[a.name].requires_grad_(True)
@@ -134,8 +161,9 @@ def expected(check, inputs: dict) -> dict:
         with torch.enable_grad():
             observed = probe.run(ref, setup, drawn, plan, probe.local_guard)
     except StudentError as err:
-        raise SpecBug(f"the reference of {check.id} raised {type(err.exc).__name__}: "
-                      f"{err.exc}") from None
+        raise SpecBug(
+            f"the reference of {check.id} raised {type(err.exc).__name__}: {err.exc}"
+        ) from None
     enc = wire.Encoder()
     tree = describe(enc, observed)
     return wire.Decoder({"tensors": enc.tensors}, b"".join(enc.blobs)).value(tree)
@@ -143,13 +171,26 @@ def expected(check, inputs: dict) -> dict:
 
 def _exception_text(fn, got, want) -> Text:
     if want is None:
-        return both("{fn} melempar {g}, padahal seharusnya berjalan tanpa error.",
-                    "{fn} raised {g}, while it should run without an error.", fn=fn, g=got)
+        return both(
+            "{fn} melempar {g}, padahal seharusnya berjalan tanpa error.",
+            "{fn} raised {g}, while it should run without an error.",
+            fn=fn,
+            g=got,
+        )
     if got is None:
-        return both("{fn} seharusnya melempar {w}, tetapi berjalan tanpa error.",
-                    "{fn} should raise {w}, but it ran without an error.", fn=fn, w=want)
-    return both("{fn} melempar {g}, seharusnya {w}.", "{fn} raised {g}; expected {w}.",
-                fn=fn, g=got, w=want)
+        return both(
+            "{fn} seharusnya melempar {w}, tetapi berjalan tanpa error.",
+            "{fn} should raise {w}, but it ran without an error.",
+            fn=fn,
+            w=want,
+        )
+    return both(
+        "{fn} melempar {g}, seharusnya {w}.",
+        "{fn} raised {g}; expected {w}.",
+        fn=fn,
+        g=got,
+        w=want,
+    )
 
 
 def _show(v) -> str:
@@ -180,8 +221,7 @@ def _diff(got, want, where: str, ctx: Judging) -> Text | None:
         return None
     if isinstance(want, dict):
         if not isinstance(got, dict) or set(got) != set(want):
-            return _differs(fn, where, sorted(got) if isinstance(got, dict) else got,
-                            sorted(want))
+            return _differs(fn, where, sorted(got) if isinstance(got, dict) else got, sorted(want))
         for key, w in want.items():
             text = _diff(got[key], w, f"{where}.{key}", ctx)
             if text is not None:
@@ -189,9 +229,14 @@ def _diff(got, want, where: str, ctx: Judging) -> Text | None:
         return None
     if isinstance(want, (list, tuple)):
         if not isinstance(got, (list, tuple)) or len(got) != len(want):
-            return both("{fn}: {w} berisi {g}, seharusnya {n} elemen.",
-                        "{fn}: {w} holds {g}; expected {n} items.", fn=fn, w=where,
-                        g=_count(got), n=len(want))
+            return both(
+                "{fn}: {w} berisi {g}, seharusnya {n} elemen.",
+                "{fn}: {w} holds {g}; expected {n} items.",
+                fn=fn,
+                w=where,
+                g=_count(got),
+                n=len(want),
+            )
         for i, (g, w) in enumerate(zip(got, want)):
             text = _diff(g, w, f"{where}[{i}]", ctx)
             if text is not None:
@@ -205,7 +250,9 @@ def _is_facets(d: dict) -> bool:
 
 
 def _zero_if_none(grad, owner: dict, want: dict):
-    value = owner.get("value") if isinstance(owner.get("value"), TensorFacts) else want.get("value")
+    value = (
+        owner.get("value") if isinstance(owner.get("value"), TensorFacts) else want.get("value")
+    )
     if grad is None and isinstance(value, TensorFacts):
         return TensorFacts(data=torch.zeros_like(value.data))
     return grad
@@ -223,9 +270,12 @@ def _diff_leaf(got, want, where: str, ctx: Judging) -> Text | None:
         found = compare(got, want.data, tolerances=ctx.tolerances, where=where)
         return None if found is None else mismatch(found, fn)
     if isinstance(want, float) and isinstance(got, (int, float)) and not isinstance(got, bool):
-        found = compare(TensorFacts(data=torch.tensor(float(got), dtype=torch.float64)),
-                        torch.tensor(want, dtype=torch.float64), tolerances=ctx.tolerances,
-                        where=where)
+        found = compare(
+            TensorFacts(data=torch.tensor(float(got), dtype=torch.float64)),
+            torch.tensor(want, dtype=torch.float64),
+            tolerances=ctx.tolerances,
+            where=where,
+        )
         return None if found is None else mismatch(found, fn)
     if isinstance(want, (list, tuple)) or isinstance(want, dict):
         return _diff(got, want, where, ctx)
@@ -236,24 +286,36 @@ def _diff_leaf(got, want, where: str, ctx: Judging) -> Text | None:
 
 def _returns_text(fn, where, got, want) -> Text:
     """A custom Function's backward gave gradients where None was expected, or the reverse."""
+
     def show(flags):
         if not isinstance(flags, list):
             return both("(bukan autograd.Function)", "(not an autograd.Function)")
         items = ", ".join("None" if none else "tensor" for none in flags)
         return Text(id=f"({items})", en=f"({items})")
 
-    return both("{fn}: backward dari grad_fn {w} mengembalikan {g}, seharusnya {x}: kembalikan "
-                "None untuk input yang tidak butuh gradien (ctx.needs_input_grad) dan untuk "
-                "input yang bukan tensor.",
-                "{fn}: the backward of {w}'s grad_fn returned {g}; expected {x}: return None "
-                "for inputs that need no gradient (ctx.needs_input_grad) and for inputs that "
-                "are not tensors.", fn=fn, w=where, g=show(got), x=show(want))
+    return both(
+        "{fn}: backward dari grad_fn {w} mengembalikan {g}, seharusnya {x}: kembalikan "
+        "None untuk input yang tidak butuh gradien (ctx.needs_input_grad) dan untuk "
+        "input yang bukan tensor.",
+        "{fn}: the backward of {w}'s grad_fn returned {g}; expected {x}: return None "
+        "for inputs that need no gradient (ctx.needs_input_grad) and for inputs that "
+        "are not tensors.",
+        fn=fn,
+        w=where,
+        g=show(got),
+        x=show(want),
+    )
 
 
 def _differs(fn, where, got, want) -> Text:
-    return both("{fn}: setelah pemanggilan, {w} = {g}, seharusnya {x}.",
-                "{fn}: after the call, {w} = {g}; expected {x}.", fn=fn, w=where,
-                g=_show(got), x=_show(want))
+    return both(
+        "{fn}: setelah pemanggilan, {w} = {g}, seharusnya {x}.",
+        "{fn}: after the call, {w} = {g}; expected {x}.",
+        fn=fn,
+        w=where,
+        g=_show(got),
+        x=_show(want),
+    )
 
 
 KINDS = [Scenario()]

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import torch
 
-from grader.specs import refs
+from grader.checks.base import Judging, Kind, Verdict
 from grader.checks.compare import compare
 from grader.checks.messages import both, mismatch
-from grader.checks.base import Judging, Kind, Verdict
+from grader.specs import refs
 
 
 def reference_value(ctx: Judging):
     """The value (or autograd gradient) of the check's reference at these inputs."""
-    return ctx.remember("want", lambda: refs.expected(
-        ctx.check.expect, ctx.exercise.references, ctx.inputs))
+    return ctx.remember(
+        "want", lambda: refs.expected(ctx.check.expect, ctx.exercise.references, ctx.inputs)
+    )
 
 
 class Value(Kind):
@@ -68,13 +69,20 @@ class Finite(Value):
             if bad.any():
                 i = int(bad.reshape(-1).nonzero()[0])
                 idx = tuple(int(k) for k in torch.unravel_index(torch.tensor(i), got.data.shape))
-                return Verdict("failed", both(
-                    "{fn}(...) → {w}{idx} = {got}, padahal torch memberi nilai hingga {want}. "
-                    "Hindari overflow (misalnya exp dari bilangan besar).",
-                    "{fn}(...) → {w}{idx} = {got}, while torch gives the finite {want}. "
-                    "Avoid overflow (exp of a large number, say).",
-                    fn=ctx.check.function, w=where, idx=list(idx) if idx else "",
-                    got=got.data.reshape(-1)[i].item(), want=ref.reshape(-1)[i].item()))
+                return Verdict(
+                    "failed",
+                    both(
+                        "{fn}(...) → {w}{idx} = {got}, padahal torch memberi nilai hingga {want}. "
+                        "Hindari overflow (misalnya exp dari bilangan besar).",
+                        "{fn}(...) → {w}{idx} = {got}, while torch gives the finite {want}. "
+                        "Avoid overflow (exp of a large number, say).",
+                        fn=ctx.check.function,
+                        w=where,
+                        idx=list(idx) if idx else "",
+                        got=got.data.reshape(-1)[i].item(),
+                        want=ref.reshape(-1)[i].item(),
+                    ),
+                )
         found = compare(values["outs"][0], want, tolerances=ctx.tolerances)
         return Verdict("failed", mismatch(found, ctx.check.function)) if found else None
 
@@ -86,7 +94,9 @@ class Repeatable(Value):
     OPTIONS = {"repeat": int}
 
     def request(self, check, inputs, enc):
-        return dict(super().request(check, inputs, enc), repeat=int(check.options.get("repeat", 2)))
+        return dict(
+            super().request(check, inputs, enc), repeat=int(check.options.get("repeat", 2))
+        )
 
     def judge(self, ctx, reply, values):
         want = reference_value(ctx)
@@ -96,13 +106,19 @@ class Repeatable(Value):
                 base = mismatch(found, ctx.check.function)
                 if n == 1:
                     return Verdict("failed", base)
-                return Verdict("failed", both(
-                    "Panggilan ke-{n} pada tensor yang sama memberi hasil lain: gradien "
-                    "terakumulasi (.grad dari panggilan sebelumnya tidak di-nol-kan, atau leaf "
-                    "dipakai ulang). {b}",
-                    "Call number {n} on the same tensor gives a different result: gradients "
-                    "accumulate (a previous call's .grad was not reset, or a leaf is reused). "
-                    "{b}", n=n, b=base))
+                return Verdict(
+                    "failed",
+                    both(
+                        "Panggilan ke-{n} pada tensor yang sama memberi hasil lain: gradien "
+                        "terakumulasi (.grad dari panggilan sebelumnya tidak di-nol-kan, atau leaf "
+                        "dipakai ulang). {b}",
+                        "Call number {n} on the same tensor gives a different result: gradients "
+                        "accumulate (a previous call's .grad was not reset, or a leaf is reused). "
+                        "{b}",
+                        n=n,
+                        b=base,
+                    ),
+                )
         return None
 
 

@@ -45,11 +45,14 @@ class Progress:
         if isinstance(raw, dict):
             for key in self.data:
                 if isinstance(raw.get(key), dict):
-                    self.data[key] = {str(k): int(v) for k, v in raw[key].items()
-                                      if isinstance(v, int) and not isinstance(v, bool)}
+                    self.data[key] = {
+                        str(k): int(v)
+                        for k, v in raw[key].items()
+                        if isinstance(v, int) and not isinstance(v, bool)
+                    }
 
     @classmethod
-    def of(cls, root: Path) -> "Progress":
+    def of(cls, root: Path) -> Progress:
         return cls(Path(root) / STATE_FILE)
 
     def shown(self, exercise_id: str) -> int:
@@ -72,17 +75,23 @@ class Progress:
         if not hints:
             return Step(number=0, total=0, hint=None, failures=failures)
         if seen >= len(hints):
-            return Step(number=len(hints), total=len(hints), hint=hints[-1], repeat=True,
-                        failures=failures)
+            return Step(
+                number=len(hints), total=len(hints), hint=hints[-1], repeat=True, failures=failures
+            )
         hint = hints[seen]
         if failures < hint.after_failures:
-            return Step(number=seen + 1, total=len(hints), hint=None,
-                        locked_until=hint.after_failures, failures=failures)
+            return Step(
+                number=seen + 1,
+                total=len(hints),
+                hint=None,
+                locked_until=hint.after_failures,
+                failures=failures,
+            )
         self.data["shown"][exercise.id] = seen + 1
         return Step(number=seen + 1, total=len(hints), hint=hint, failures=failures)
 
     def seen_hints(self, exercise: Exercise) -> list[Hint]:
-        return list(exercise.hints[:self.shown(exercise.id)])
+        return list(exercise.hints[: self.shown(exercise.id)])
 
     def reset(self, exercise_id: str) -> None:
         self.data["shown"].pop(exercise_id, None)
@@ -91,8 +100,9 @@ class Progress:
         """Write atomically; a read-only working copy only loses the progress, silently."""
         tmp = self.path.with_name(self.path.name + ".tmp")
         try:
-            tmp.write_text(json.dumps(self.data, indent=1, sort_keys=True) + "\n",
-                           encoding="utf-8")
+            tmp.write_text(
+                json.dumps(self.data, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+            )
             os.replace(tmp, self.path)
         except OSError:
             pass

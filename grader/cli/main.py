@@ -19,8 +19,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from grader import __version__
-from grader.loader import config as config_mod, specfile
 from grader.common.errors import GraderError, bug_report
+from grader.loader import config as config_mod
+from grader.loader import specfile
 from grader.report import jsonout, terminal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,37 +30,62 @@ USAGE, BUG = 2, 3
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m grader",
-                                description="Grade PyTorch autograd exercises.")
+    p = argparse.ArgumentParser(
+        prog="python -m grader", description="Grade PyTorch autograd exercises."
+    )
     p.add_argument("--version", action="version", version=f"grader {__version__}")
     p.add_argument("--config", type=Path, help="config file (default: config.yaml)")
-    p.add_argument("--exercises-dir", type=Path,
-                   help="where the exercise specs are (default: exercises/ of the working copy "
-                        "you are in)")
+    p.add_argument(
+        "--exercises-dir",
+        type=Path,
+        help="where the exercise specs are (default: exercises/ of the working copy you are in)",
+    )
     sub = p.add_subparsers(dest="command")
     check = sub.add_parser("check", help="grade exercises of one submission")
     check.add_argument("ids", nargs="*", metavar="ID", help="exercise ids (default: all)")
-    check.add_argument("--submission", type=Path, help="submission directory "
-                                                       "(default: exercises/, your working copy)")
+    check.add_argument(
+        "--submission",
+        type=Path,
+        help="submission directory (default: exercises/, your working copy)",
+    )
     check.add_argument("--json", type=Path, metavar="FILE", help="also write grader-result/1 JSON")
-    check.add_argument("--feedback", type=Path, metavar="FILE",
-                       help="also write the feedback as Markdown (e.g. \"$GITHUB_STEP_SUMMARY\")")
-    check.add_argument("--only", nargs="+", metavar="CHECK_ID",
-                       help="run only these checks (ids as in the report)")
-    check.add_argument("--plot", nargs="?", type=Path, const=Path("grader-plots"), metavar="DIR",
-                       help="draw failed elementwise functions as PNGs in DIR "
-                            "(default: grader-plots/; needs matplotlib)")
+    check.add_argument(
+        "--feedback",
+        type=Path,
+        metavar="FILE",
+        help='also write the feedback as Markdown (e.g. "$GITHUB_STEP_SUMMARY")',
+    )
+    check.add_argument(
+        "--only",
+        nargs="+",
+        metavar="CHECK_ID",
+        help="run only these checks (ids as in the report)",
+    )
+    check.add_argument(
+        "--plot",
+        nargs="?",
+        type=Path,
+        const=Path("grader-plots"),
+        metavar="DIR",
+        help="draw failed elementwise functions as PNGs in DIR "
+        "(default: grader-plots/; needs matplotlib)",
+    )
     for q in (check, p):
         q.add_argument("--lang", choices=config_mod.LANGUAGES, help="language of the report")
-        q.add_argument("--fresh", action="store_true", default=argparse.SUPPRESS,
-                       help="grade every exercise again, even those whose file has not "
-                            "changed since the last run")
+        q.add_argument(
+            "--fresh",
+            action="store_true",
+            default=argparse.SUPPRESS,
+            help="grade every exercise again, even those whose file has not "
+            "changed since the last run",
+        )
     lst = sub.add_parser("list", help="list the exercises")
     lst.add_argument("--lang", choices=config_mod.LANGUAGES)
     hint = sub.add_parser("hint", help="show the next hint of an exercise (one at a time)")
     hint.add_argument("id")
-    hint.add_argument("--all", action="store_true", help="the instructions and every hint "
-                                                         "shown so far")
+    hint.add_argument(
+        "--all", action="store_true", help="the instructions and every hint shown so far"
+    )
     hint.add_argument("--reset", action="store_true", help="start the hints again")
     hint.add_argument("--lang", choices=config_mod.LANGUAGES)
     wat = sub.add_parser("watch", help="re-grade an exercise each time you save its file")
@@ -73,30 +99,49 @@ def _parser() -> argparse.ArgumentParser:
     bat = sub.add_parser("batch", help="grade every submission of a class (teachers)")
     bat.add_argument("dir", type=Path, metavar="DIR", help="one subdirectory per submission")
     bat.add_argument("--out", type=Path, required=True, help="folder for the outputs")
-    bat.add_argument("--jobs", type=int, metavar="N",
-                     help="submissions graded at once (default: the CPU cores)")
+    bat.add_argument(
+        "--jobs", type=int, metavar="N", help="submissions graded at once (default: the CPU cores)"
+    )
     bat.add_argument("--shard", metavar="K/N", help="grade only shard K of N (a CI matrix job)")
     bat.add_argument("--exercises", nargs="+", metavar="ID", help="exercise ids (default: all)")
-    bat.add_argument("--gradebook", type=Path, metavar="FILE",
-                     help="SQLite gradebook to record the run in (default: config gradebook)")
-    bat.add_argument("--seed", type=int, help="hypothesis seed (default: $GRADER_GRADING_SEED, "
-                     "else the config's grading_seed, else its public seed)")
+    bat.add_argument(
+        "--gradebook",
+        type=Path,
+        metavar="FILE",
+        help="SQLite gradebook to record the run in (default: config gradebook)",
+    )
+    bat.add_argument(
+        "--seed",
+        type=int,
+        help="hypothesis seed (default: $GRADER_GRADING_SEED, "
+        "else the config's grading_seed, else its public seed)",
+    )
     bat.add_argument("--lang", choices=config_mod.LANGUAGES)
     new = sub.add_parser("new", help="scaffold a new exercise (teachers; see docs/authoring.md)")
     new.add_argument("id", help="the new exercise's id, e.g. retain_graph_twice")
-    new.add_argument("--kind", choices=("value", "scenario"), default="value",
-                     help="the template's first check kind (default: value)")
+    new.add_argument(
+        "--kind",
+        choices=("value", "scenario"),
+        default="value",
+        help="the template's first check kind (default: value)",
+    )
     mer = sub.add_parser("merge", help="combine the output folders of batch shards")
     mer.add_argument("folders", nargs="+", type=Path, metavar="OUT_K")
     mer.add_argument("--out", type=Path, required=True, help="folder for the merged outputs")
-    mer.add_argument("--gradebook", type=Path, metavar="FILE",
-                     help="SQLite gradebook to record the run in (default: config gradebook)")
+    mer.add_argument(
+        "--gradebook",
+        type=Path,
+        metavar="FILE",
+        help="SQLite gradebook to record the run in (default: config gradebook)",
+    )
     rel = sub.add_parser("release", help="write the students' repository (teachers)")
-    rel.add_argument("out", type=Path, metavar="OUT", help="a new or empty folder outside "
-                                                           "the project")
+    rel.add_argument(
+        "out", type=Path, metavar="OUT", help="a new or empty folder outside the project"
+    )
     rel.add_argument("--exercises", nargs="+", metavar="ID", help="exercise ids (default: all)")
-    rel.add_argument("--force", action="store_true",
-                     help="replace what OUT holds (its .git is kept)")
+    rel.add_argument(
+        "--force", action="store_true", help="replace what OUT holds (its .git is kept)"
+    )
     gsc = sub.add_parser("gradescope", help="write the Gradescope autograder zip (teachers)")
     gsc.add_argument("zip", type=Path, metavar="ZIP", help="e.g. autograder.zip")
     gsc.add_argument("--exercises", nargs="+", metavar="ID", help="exercise ids (default: all)")
@@ -109,8 +154,9 @@ def _select(exercises, ids):
     known = {e.id: e for e in exercises}
     unknown = [i for i in ids if i not in known]
     if unknown:
-        raise GraderError(f"unknown exercise(s): {', '.join(unknown)}; "
-                          f"known: {', '.join(known) or 'none'}")
+        raise GraderError(
+            f"unknown exercise(s): {', '.join(unknown)}; known: {', '.join(known) or 'none'}"
+        )
     return [known[i] for i in ids]
 
 
@@ -120,8 +166,9 @@ def _new(args, console) -> int:
     root = Path(args.exercises_dir).resolve().parent
     for path in scaffold.create(root=root, exercise_id=args.id, kind=args.kind):
         console.print(f"created {escape(str(path.relative_to(root)))}")
-    console.print(f"next: edit the TODOs, then `python -m grader validate {args.id}` "
-                  "(docs/authoring.md)")
+    console.print(
+        f"next: edit the TODOs, then `python -m grader validate {args.id}` (docs/authoring.md)"
+    )
     return 0
 
 
@@ -174,8 +221,10 @@ def main(argv=None) -> int:
         if exc.filename is None:
             return _bug(err)
         # The machine's files, not the grader: a folder that cannot be written, a full disk.
-        err.print(f"[red]error:[/] {escape(str(exc.filename))}: {escape(exc.strerror or str(exc))}",
-                  soft_wrap=True)
+        err.print(
+            f"[red]error:[/] {escape(str(exc.filename))}: {escape(exc.strerror or str(exc))}",
+            soft_wrap=True,
+        )
         return USAGE
     except Exception:
         return _bug(err)
@@ -201,8 +250,14 @@ def _run(args, console, sandbox) -> int:
     if args.command == "hint":
         from grader.cli.student import show_hint
 
-        show_hint(_select(exercises, [args.id])[0], lang, console,
-                  args.exercises_dir.parent, all_seen=args.all, reset=args.reset)
+        show_hint(
+            _select(exercises, [args.id])[0],
+            lang,
+            console,
+            args.exercises_dir.parent,
+            all_seen=args.all,
+            reset=args.reset,
+        )
         return 0
     if args.command in TEACHERS:
         _teachers_copy(exercises, args.command)
@@ -226,10 +281,12 @@ def _teachers_copy(exercises, command: str) -> None:
     examples (no reference code, no hidden check): it would grade on what students saw."""
     copied = [e for e in exercises if e.recorded is not None]
     if copied:
-        raise GraderError(f"{command} needs the teacher's repository: "
-                          f"exercises/{copied[0].id}/exercise.yaml is a students' copy (it grades "
-                          "from recorded examples, without reference code or hidden checks). Run "
-                          f"`python -m grader {command}` in the course's own repository")
+        raise GraderError(
+            f"{command} needs the teacher's repository: "
+            f"exercises/{copied[0].id}/exercise.yaml is a students' copy (it grades "
+            "from recorded examples, without reference code or hidden checks). Run "
+            f"`python -m grader {command}` in the course's own repository"
+        )
 
 
 def _bug(err) -> int:
@@ -252,8 +309,10 @@ def _silence_stdout() -> None:
 def _directory(path: Path, what: str) -> Path:
     """A submission folder given on the command line, or a usage error that says what is wrong."""
     if path.is_file():
-        raise GraderError(f"{what} {path} is a file, not a folder; give the folder that holds "
-                          f"the exercise files (e.g. {path.parent or '.'})")
+        raise GraderError(
+            f"{what} {path} is a file, not a folder; give the folder that holds "
+            f"the exercise files (e.g. {path.parent or '.'})"
+        )
     if not path.is_dir():
         raise GraderError(f"{what} not found: {path}")
     return path
@@ -265,12 +324,15 @@ def _json_target(path: Path | None) -> Path | None:
     if path is None:
         return None
     if path.is_dir():
-        raise GraderError(f"--json {path} is a folder; give a file name such as {path / 'result.json'}")
+        raise GraderError(
+            f"--json {path} is a folder; give a file name such as {path / 'result.json'}"
+        )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise GraderError(f"--json {path}: cannot create its folder {path.parent}: "
-                          f"{exc.strerror or exc}") from None
+        raise GraderError(
+            f"--json {path}: cannot create its folder {path.parent}: {exc.strerror or exc}"
+        ) from None
     return path
 
 
@@ -280,10 +342,16 @@ def _course(args, config, lang, exercises, sandbox, console) -> int:
 
     if not args.exercises_dir.is_dir():
         raise GraderError(f"exercises directory not found: {args.exercises_dir}")
-    result = show_course(directory=args.exercises_dir, exercises=exercises, config=config,
-                         sandbox=sandbox, lang=lang, console=console,
-                         state_root=args.exercises_dir.parent,
-                         remember=not getattr(args, "fresh", False))
+    result = show_course(
+        directory=args.exercises_dir,
+        exercises=exercises,
+        config=config,
+        sandbox=sandbox,
+        lang=lang,
+        console=console,
+        state_root=args.exercises_dir.parent,
+        remember=not getattr(args, "fresh", False),
+    )
     return 0 if result.full_marks else 1
 
 
@@ -295,12 +363,18 @@ def _check(args, config, lang, exercises, sandbox, console) -> int:
         from grader.cli.student import only_checks
 
         chosen = only_checks(chosen, args.only)
-    submission = _directory(getattr(args, "submission", None) or args.exercises_dir,
-                            "submission directory")
+    submission = _directory(
+        getattr(args, "submission", None) or args.exercises_dir, "submission directory"
+    )
     json_path = _json_target(getattr(args, "json", None))
-    result = grade(submission_dir=submission, exercises=chosen, config=config, sandbox=sandbox,
-                   remember=not getattr(args, "fresh", False),
-                   on_exercise=lambda e: console.print(terminal.exercise_panel(e, lang)))
+    result = grade(
+        submission_dir=submission,
+        exercises=chosen,
+        config=config,
+        sandbox=sandbox,
+        remember=not getattr(args, "fresh", False),
+        on_exercise=lambda e: console.print(terminal.exercise_panel(e, lang)),
+    )
     if args.plot is not None:
         _plot(args, result, chosen, submission, config, sandbox, lang, console)
     terminal.render_total(result, lang, console)
@@ -316,12 +390,20 @@ def _check(args, config, lang, exercises, sandbox, console) -> int:
 def _plot(args, result, chosen, submission, config, sandbox, lang, console) -> None:
     from grader.grading import plot
 
-    pictures = plot.draw_failed(result=result, exercises=chosen, submission_dir=submission,
-                                config=config, sandbox=sandbox, out=args.plot, lang=lang)
+    pictures = plot.draw_failed(
+        result=result,
+        exercises=chosen,
+        submission_dir=submission,
+        config=config,
+        sandbox=sandbox,
+        out=args.plot,
+        lang=lang,
+    )
     label = "Gambar" if lang == "id" else "Plot"
     for pic in pictures:
-        console.print(f"{label} {pic.exercise}.{pic.check}: {escape(str(pic.path))}",
-                      soft_wrap=True)
+        console.print(
+            f"{label} {pic.exercise}.{pic.check}: {escape(str(pic.path))}", soft_wrap=True
+        )
 
 
 def _watch(args, config, lang, exercises, sandbox, console) -> int:
@@ -330,9 +412,15 @@ def _watch(args, config, lang, exercises, sandbox, console) -> int:
     chosen = _select(exercises, args.ids)
     directory = _directory(args.submission or args.exercises_dir, "submission directory")
     try:
-        watch_course(directory=directory, exercises=chosen, config=config, sandbox=sandbox,
-                     lang=lang, console=console,
-                     state_root=None if args.submission else directory.parent)
+        watch_course(
+            directory=directory,
+            exercises=chosen,
+            config=config,
+            sandbox=sandbox,
+            lang=lang,
+            console=console,
+            state_root=None if args.submission else directory.parent,
+        )
     except KeyboardInterrupt:
         pass
     return 0
@@ -343,8 +431,9 @@ def _list(exercises, lang, console) -> int:
     for col in ("id", "title", "points", "topics"):
         table.add_column(col)
     for e in exercises:
-        table.add_row(e.id, escape(e.title.get(lang)), f"{e.max_points:g}",
-                      escape(", ".join(e.topics)))
+        table.add_row(
+            e.id, escape(e.title.get(lang)), f"{e.max_points:g}", escape(", ".join(e.topics))
+        )
     console.print(table)
     return 0
 
@@ -357,9 +446,12 @@ def _grading_config(config, seed, console):
     seed, source = config_mod.grading_seed(config)
     config = config.with_overrides(seed=seed, seed_source=source)
     if config.seed_source == "seed (public)":
-        console.print("[yellow]warning: no grading seed (config.yaml `grading_seed:` or "
-                      f"${config_mod.GRADING_SEED_ENV}): the class is graded on the examples "
-                      "students see in their release[/]", soft_wrap=True)
+        console.print(
+            "[yellow]warning: no grading seed (config.yaml `grading_seed:` or "
+            f"${config_mod.GRADING_SEED_ENV}): the class is graded on the examples "
+            "students see in their release[/]",
+            soft_wrap=True,
+        )
     return config
 
 
@@ -369,18 +461,22 @@ def _validate(args, config, lang, exercises, sandbox, console) -> int:
     # Audited as the class is graded: hidden checks and the grading seed (the release's own
     # check proves the keys and starters on the public seed's recorded examples).
     config = _grading_config(config, None, console)
-    console.print(f"[dim]validating with the seed from {config.seed_source}, hidden checks "
-                  "included, as `batch` grades[/]", soft_wrap=True)
+    console.print(
+        f"[dim]validating with the seed from {config.seed_source}, hidden checks "
+        "included, as `batch` grades[/]",
+        soft_wrap=True,
+    )
 
     chosen = _select(exercises, args.ids)
     if not args.solutions.is_dir():
-        raise GraderError(f"solutions folder not found: {args.solutions}; validate needs the "
-                          "answer key (solutions/<id>.py, variants/ and mutants/), or give "
-                          "--solutions DIR")
+        raise GraderError(
+            f"solutions folder not found: {args.solutions}; validate needs the "
+            "answer key (solutions/<id>.py, variants/ and mutants/), or give "
+            "--solutions DIR"
+        )
     all_ok = True
     for exercise in chosen:
-        result = audit(exercise=exercise, solutions=args.solutions, config=config,
-                       sandbox=sandbox)
+        result = audit(exercise=exercise, solutions=args.solutions, config=config, sandbox=sandbox)
         table = Table(title=f"{exercise.id}", title_justify="left")
         for col in ("role", "file", "score", "verdict", "caught by / status"):
             table.add_column(col)
@@ -397,38 +493,53 @@ def _validate(args, config, lang, exercises, sandbox, console) -> int:
         console.print(table)
         for t in result.trials:
             if not t.ok:
-                console.print(f"[red]MISS[/] {escape(t.file)}: {escape(miss_reason(t, lang))}",
-                              soft_wrap=True)
+                console.print(
+                    f"[red]MISS[/] {escape(t.file)}: {escape(miss_reason(t, lang))}",
+                    soft_wrap=True,
+                )
         for problem in result.mislabeled():
             console.print(f"[red]MISS[/] {escape(problem)}", soft_wrap=True)
         reasons = {c.id: c.rationale for c in exercise.checks if c.hidden}
         for check_id, caught in result.hidden_catches().items():
             if caught:
                 names = ", ".join(Path(f).name for f in caught)
-                console.print(f"hidden check {check_id}: catches what the visible checks miss "
-                              f"in {escape(names)}", soft_wrap=True)
+                console.print(
+                    f"hidden check {check_id}: catches what the visible checks miss "
+                    f"in {escape(names)}",
+                    soft_wrap=True,
+                )
             elif reasons.get(check_id):
-                console.print(f"[yellow]hidden check {check_id}: catches no mutant the visible "
-                              f"checks miss; its rationale: {escape(reasons[check_id])}[/]",
-                              soft_wrap=True)
+                console.print(
+                    f"[yellow]hidden check {check_id}: catches no mutant the visible "
+                    f"checks miss; its rationale: {escape(reasons[check_id])}[/]",
+                    soft_wrap=True,
+                )
             else:
-                console.print(f"[red]MISS[/] hidden check {check_id}: catches no mutant the "
-                              "visible checks miss; add one (solutions/mutants/"
-                              f"{exercise.id}/NAME.py) or say why in its `rationale:`",
-                              soft_wrap=True)
+                console.print(
+                    f"[red]MISS[/] hidden check {check_id}: catches no mutant the "
+                    "visible checks miss; add one (solutions/mutants/"
+                    f"{exercise.id}/NAME.py) or say why in its `rationale:`",
+                    soft_wrap=True,
+                )
         v_ok, v_all = result.count("variant")
         m_ok, m_all = result.count("mutant")
         t_ok, t_all = result.count("trivial")
         s_ok, _ = result.count("starter")
-        console.print(f"{exercise.id}: variants accepted {v_ok}/{v_all}, "
-                      f"mutants rejected {m_ok}/{m_all} "
-                      f"(mutation score {100 * m_ok / max(m_all, 1):.0f}%), "
-                      f"trivial answers held to {TRIVIAL_SHARE:.0%} {t_ok}/{t_all}, "
-                      f"starter at 0: {'yes' if s_ok else 'NO'}", soft_wrap=True)
+        console.print(
+            f"{exercise.id}: variants accepted {v_ok}/{v_all}, "
+            f"mutants rejected {m_ok}/{m_all} "
+            f"(mutation score {100 * m_ok / max(m_all, 1):.0f}%), "
+            f"trivial answers held to {TRIVIAL_SHARE:.0%} {t_ok}/{t_all}, "
+            f"starter at 0: {'yes' if s_ok else 'NO'}",
+            soft_wrap=True,
+        )
         if not result.complete:
-            console.print(f"[red]{exercise.id}: needs at least one variant, one mutant and one "
-                          f"trivial answer (solutions/mutants/{exercise.id}/"
-                          f"{TRIVIAL_PREFIX}*.py)[/]", soft_wrap=True)
+            console.print(
+                f"[red]{exercise.id}: needs at least one variant, one mutant and one "
+                f"trivial answer (solutions/mutants/{exercise.id}/"
+                f"{TRIVIAL_PREFIX}*.py)[/]",
+                soft_wrap=True,
+            )
         all_ok &= result.ok
     return 0 if all_ok else 1
 
@@ -445,16 +556,30 @@ def _batch(args, config, lang, exercises, console) -> int:
     chosen = _select(exercises, args.exercises)
     total = len(batch.take_shard(batch.discover(args.dir), shard))
     with BatchProgress(total, console) as progress:
-        done = batch.run(submissions_dir=args.dir, exercises=chosen, config=config, lang=lang,
-                         root=ROOT, jobs=args.jobs, shard=shard, out=args.out,
-                         on_result=progress.update)
-    console.print(f"graded {len(done.results)} submission(s) in {done.seconds:.1f} s "
-                  f"({len(chosen)} exercise(s), seed from {config.seed_source}); outputs in "
-                  f"{escape(str(args.out))}", soft_wrap=True)
+        done = batch.run(
+            submissions_dir=args.dir,
+            exercises=chosen,
+            config=config,
+            lang=lang,
+            root=ROOT,
+            jobs=args.jobs,
+            shard=shard,
+            out=args.out,
+            on_result=progress.update,
+        )
+    console.print(
+        f"graded {len(done.results)} submission(s) in {done.seconds:.1f} s "
+        f"({len(chosen)} exercise(s), seed from {config.seed_source}); outputs in "
+        f"{escape(str(args.out))}",
+        soft_wrap=True,
+    )
     _record(args.gradebook or config.gradebook, done.results, done.manifest, "batch", console)
     if done.lost:
-        console.print(f"[red]not graded (the grader failed, see results): "
-                      f"{escape(', '.join(sorted(done.lost)))}[/]", soft_wrap=True)
+        console.print(
+            f"[red]not graded (the grader failed, see results): "
+            f"{escape(', '.join(sorted(done.lost)))}[/]",
+            soft_wrap=True,
+        )
         return 1
     return 0
 
@@ -463,8 +588,11 @@ def _merge(args, config, console) -> int:
     from grader.batch.merge import merge
 
     results, manifest = merge(folders=args.folders, out=args.out)
-    console.print(f"merged {len(args.folders)} folder(s), {len(results)} submission(s), "
-                  f"into {escape(str(args.out))}", soft_wrap=True)
+    console.print(
+        f"merged {len(args.folders)} folder(s), {len(results)} submission(s), "
+        f"into {escape(str(args.out))}",
+        soft_wrap=True,
+    )
     _record(args.gradebook or config.gradebook, results, manifest, "merge", console)
     return 0
 
@@ -473,20 +601,31 @@ def _release(args, exercises, console) -> int:
     from grader.release.build import release
 
     chosen = _select(exercises, args.exercises)
-    done = release(root=ROOT, out=args.out, exercises=chosen, force=args.force,
-                   on_step=lambda text: console.print(f"[dim]checking: {escape(text)}[/]"))
+    done = release(
+        root=ROOT,
+        out=args.out,
+        exercises=chosen,
+        force=args.force,
+        on_step=lambda text: console.print(f"[dim]checking: {escape(text)}[/]"),
+    )
     hidden = sum(done.hidden.values())
-    console.print(f"[green]released[/] {len(done.exercises)} exercise(s) to "
-                  f"{escape(str(done.out))}: {done.files} files, {hidden} hidden check(s) kept "
-                  f"back, {sum(done.recorded.values())} recorded examples in place of reference "
-                  "code; no solutions/, tests/, benchmarks/ or plugin teacher.py, checked: no line "
-                  "of an answer or of reference code in it, its starters score 0 and the keys "
-                  "every visible point. Next: push it as the students' template repository "
-                  "(docs/teachers.md, \"Teaching a class\").", soft_wrap=True)
+    console.print(
+        f"[green]released[/] {len(done.exercises)} exercise(s) to "
+        f"{escape(str(done.out))}: {done.files} files, {hidden} hidden check(s) kept "
+        f"back, {sum(done.recorded.values())} recorded examples in place of reference "
+        "code; no solutions/, tests/, benchmarks/ or plugin teacher.py, checked: no line "
+        "of an answer or of reference code in it, its starters score 0 and the keys "
+        "every visible point. Next: push it as the students' template repository "
+        '(docs/teachers.md, "Teaching a class").',
+        soft_wrap=True,
+    )
     if not done.grading_seed:
-        console.print("[yellow]warning: config.yaml has no `grading_seed:`; set one (or "
-                      f"${config_mod.GRADING_SEED_ENV} in your CI) so that `batch` grades on "
-                      "examples the students' copy never showed[/]", soft_wrap=True)
+        console.print(
+            "[yellow]warning: config.yaml has no `grading_seed:`; set one (or "
+            f"${config_mod.GRADING_SEED_ENV} in your CI) so that `batch` grades on "
+            "examples the students' copy never showed[/]",
+            soft_wrap=True,
+        )
     return 0
 
 
@@ -495,9 +634,12 @@ def _gradescope(args, exercises, console) -> int:
 
     chosen = _select(exercises, args.exercises)
     names = build(root=ROOT, exercises=chosen, path=args.zip)
-    console.print(f"wrote {escape(str(args.zip))}: {len(names)} files, {len(chosen)} "
-                  "exercise(s) with their hidden checks; upload it as the assignment's "
-                  "autograder on Gradescope", soft_wrap=True)
+    console.print(
+        f"wrote {escape(str(args.zip))}: {len(names)} files, {len(chosen)} "
+        "exercise(s) with their hidden checks; upload it as the assignment's "
+        "autograder on Gradescope",
+        soft_wrap=True,
+    )
     return 0
 
 
@@ -508,13 +650,13 @@ def _record(path, results, manifest, command, console) -> None:
     from grader.outcomes import gradebook
     from grader.report import regrade
 
-    run = gradebook.record(path, results, files=manifest.files, command=command,
-                           shard=manifest.shard)
+    run = gradebook.record(
+        path, results, files=manifest.files, command=command, shard=manifest.shard
+    )
     changed = gradebook.changes(path, run)
     console.print(f"gradebook {escape(str(path))}: run {run} recorded", soft_wrap=True)
     if changed:
-        console.print(f"[yellow]{len(changed)} submission(s) changed since their previous "
-                      f"run:[/]")
+        console.print(f"[yellow]{len(changed)} submission(s) changed since their previous run:[/]")
         for change in changed:
             console.print(escape(regrade.line(change)), soft_wrap=True)
     elif gradebook.previous_runs(path, run):

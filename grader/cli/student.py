@@ -11,13 +11,14 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text as RichText
 
-from grader.outcomes import progress as course_mod
+from grader.cli.hints import Progress
 from grader.common.errors import GraderError
 from grader.grading.grade import grade
-from grader.cli.hints import Progress
+from grader.outcomes import progress as course_mod
 from grader.report import course as course_report
 from grader.report import terminal
 from grader.specs.model import Exercise
+
 
 def shown_path(path: Path) -> str:
     """A path as the student would type it: relative to where they are, when it is below."""
@@ -31,14 +32,28 @@ def _files(exercises: list[Exercise]) -> dict[str, str]:
     return {e.id: e.file for e in exercises}
 
 
-def show_course(*, directory: Path, exercises: list[Exercise], config, sandbox, lang: str,
-                console: Console, state_root: Path | None, ran_at: datetime | None = None,
-                remember: bool = True):
+def show_course(
+    *,
+    directory: Path,
+    exercises: list[Exercise],
+    config,
+    sandbox,
+    lang: str,
+    console: Console,
+    state_root: Path | None,
+    ran_at: datetime | None = None,
+    remember: bool = True,
+):
     """Grade the working copy, count failed runs for hints, and print the course view.
     Returns the SubmissionResult. remember: show kept verdicts of unchanged files
     (grader.grading.verdicts)."""
-    result = grade(submission_dir=directory, exercises=exercises, config=config,
-                   sandbox=sandbox, remember=remember)
+    result = grade(
+        submission_dir=directory,
+        exercises=exercises,
+        config=config,
+        sandbox=sandbox,
+        remember=remember,
+    )
     if state_root is not None:
         progress = Progress.of(state_root)
         progress.record_run(result)
@@ -64,23 +79,36 @@ def only_checks(exercises: list[Exercise], only: list[str]) -> list[Exercise]:
 
 
 HINT_WORDS = {
-    "id": {"title": "Petunjuk {n}/{t} untuk {id}", "none": "{id} tidak punya petunjuk.",
-           "locked": "Petunjuk {n}/{t} terbuka setelah {k} kali gagal menjalankan latihan ini "
-                     "(sejauh ini: {f}). Coba dulu, lalu jalankan `python -m grader`.",
-           "last": "Itu petunjuk terakhir. Semua: `python -m grader hint {id} --all`.",
-           "more": "Petunjuk berikutnya: jalankan `python -m grader hint {id}` lagi.",
-           "instructions": "Instruksi"},
-    "en": {"title": "Hint {n}/{t} for {id}", "none": "{id} has no hints.",
-           "locked": "Hint {n}/{t} opens after {k} failed runs of this exercise (so far: {f}). "
-                     "Try first, then run `python -m grader`.",
-           "last": "That was the last hint. All of them: `python -m grader hint {id} --all`.",
-           "more": "Next hint: run `python -m grader hint {id}` again.",
-           "instructions": "Instructions"},
+    "id": {
+        "title": "Petunjuk {n}/{t} untuk {id}",
+        "none": "{id} tidak punya petunjuk.",
+        "locked": "Petunjuk {n}/{t} terbuka setelah {k} kali gagal menjalankan latihan ini "
+        "(sejauh ini: {f}). Coba dulu, lalu jalankan `python -m grader`.",
+        "last": "Itu petunjuk terakhir. Semua: `python -m grader hint {id} --all`.",
+        "more": "Petunjuk berikutnya: jalankan `python -m grader hint {id}` lagi.",
+        "instructions": "Instruksi",
+    },
+    "en": {
+        "title": "Hint {n}/{t} for {id}",
+        "none": "{id} has no hints.",
+        "locked": "Hint {n}/{t} opens after {k} failed runs of this exercise (so far: {f}). "
+        "Try first, then run `python -m grader`.",
+        "last": "That was the last hint. All of them: `python -m grader hint {id} --all`.",
+        "more": "Next hint: run `python -m grader hint {id}` again.",
+        "instructions": "Instructions",
+    },
 }
 
 
-def show_hint(exercise: Exercise, lang: str, console: Console, state_root: Path, *,
-              all_seen: bool = False, reset: bool = False) -> None:
+def show_hint(
+    exercise: Exercise,
+    lang: str,
+    console: Console,
+    state_root: Path,
+    *,
+    all_seen: bool = False,
+    reset: bool = False,
+) -> None:
     words = HINT_WORDS[lang]
     progress = Progress.of(state_root)
     if reset:
@@ -99,25 +127,46 @@ def show_hint(exercise: Exercise, lang: str, console: Console, state_root: Path,
         console.print(words["none"].format(id=exercise.id))
         return
     if step.hint is None:
-        console.print(RichText(words["locked"].format(n=step.number, t=step.total,
-                                                      k=step.locked_until, f=step.failures),
-                               style="yellow"))
+        console.print(
+            RichText(
+                words["locked"].format(
+                    n=step.number, t=step.total, k=step.locked_until, f=step.failures
+                ),
+                style="yellow",
+            )
+        )
         return
-    console.print(RichText(words["title"].format(n=step.number, t=step.total, id=exercise.id),
-                           style="bold cyan"))
+    console.print(
+        RichText(
+            words["title"].format(n=step.number, t=step.total, id=exercise.id), style="bold cyan"
+        )
+    )
     console.print(RichText(terminal.unwrap(step.hint.get(lang))))
     last = step.repeat or step.number == step.total
-    console.print(RichText((words["last"] if last else words["more"]).format(id=exercise.id),
-                           style="dim"))
+    console.print(
+        RichText((words["last"] if last else words["more"]).format(id=exercise.id), style="dim")
+    )
 
 
-WATCH_WORDS = {"id": "Menunggu perubahan (Ctrl-C untuk berhenti)...",
-               "en": "Watching for changes (Ctrl-C to stop)..."}
+WATCH_WORDS = {
+    "id": "Menunggu perubahan (Ctrl-C untuk berhenti)...",
+    "en": "Watching for changes (Ctrl-C to stop)...",
+}
 
 
-def watch_course(*, directory: Path, exercises: list[Exercise], config, sandbox, lang: str,
-                 console: Console, state_root: Path | None, interval: float = 0.5,
-                 stop=None, on_result=None) -> None:
+def watch_course(
+    *,
+    directory: Path,
+    exercises: list[Exercise],
+    config,
+    sandbox,
+    lang: str,
+    console: Console,
+    state_root: Path | None,
+    interval: float = 0.5,
+    stop=None,
+    on_result=None,
+) -> None:
     """Grade everything once, then re-grade each saved exercise and redraw the course view
     (cleared, with the time of the run); "next" moves on once an exercise is done."""
     from grader.cli.watch import watch
@@ -125,15 +174,21 @@ def watch_course(*, directory: Path, exercises: list[Exercise], config, sandbox,
     latest: dict = {}
 
     def regrade(batch):
-        result = grade(submission_dir=directory, exercises=batch, config=config,
-                       sandbox=sandbox, remember=True)
+        result = grade(
+            submission_dir=directory,
+            exercises=batch,
+            config=config,
+            sandbox=sandbox,
+            remember=True,
+        )
         if state_root is not None:
             progress = Progress.of(state_root)
             progress.record_run(result)
             progress.save()
         latest.update({e.id: e for e in result.exercises})
-        whole = dataclasses.replace(result, exercises=[latest[e.id] for e in exercises
-                                                       if e.id in latest])
+        whole = dataclasses.replace(
+            result, exercises=[latest[e.id] for e in exercises if e.id in latest]
+        )
         if console.is_terminal:
             console.clear()
         view = course_mod.view(whole, Path(shown_path(directory)), _files(exercises))
@@ -142,5 +197,6 @@ def watch_course(*, directory: Path, exercises: list[Exercise], config, sandbox,
         if on_result is not None:
             on_result(view)
 
-    watch(directory=directory, exercises=exercises, on_change=regrade, interval=interval,
-          stop=stop)
+    watch(
+        directory=directory, exercises=exercises, on_change=regrade, interval=interval, stop=stop
+    )

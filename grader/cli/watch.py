@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from grader.submissions import notebook
 from grader.specs.model import Exercise
+from grader.submissions import notebook
 
 
 def snapshot(directory: Path, exercises: list[Exercise]) -> dict[str, tuple]:
@@ -32,8 +32,9 @@ def changed(before: dict, after: dict) -> list[str]:
     return [ex_id for ex_id, stamps in after.items() if before.get(ex_id) != stamps]
 
 
-def watch(*, directory: Path, exercises: list[Exercise], on_change, interval: float = 0.5,
-          stop=None) -> None:
+def watch(
+    *, directory: Path, exercises: list[Exercise], on_change, interval: float = 0.5, stop=None
+) -> None:
     """Call on_change(list of changed exercises) first for all, then after each save.
 
     stop: an optional callable; watching ends when it returns true (tests), else on Ctrl-C."""

@@ -22,8 +22,11 @@ def versions() -> dict:
 
     from grader import __version__
 
-    out = {"grader": __version__, "python": platform.python_version(),
-           "platform": platform.platform()}
+    out = {
+        "grader": __version__,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+    }
     for name in ("torch", "hypothesis"):
         try:
             out[name] = __import__(name).__version__
@@ -35,8 +38,10 @@ def versions() -> dict:
 def bug_report() -> str:
     """What follows the grader's own traceback: whose fault it is, what to send, and where."""
     found = ", ".join(f"{k} {v}" for k, v in versions().items())
-    return ("Ini bug di grader, bukan kesalahanmu. Laporkan ke pengajarmu: salin seluruh pesan "
-            "ini dan perintah yang kamu jalankan.\n"
-            "This is a bug in the grader, not your mistake. Please report it to your teacher: "
-            "copy this whole message and the command you ran.\n"
-            f"Versions: {found}")
+    return (
+        "Ini bug di grader, bukan kesalahanmu. Laporkan ke pengajarmu: salin seluruh pesan "
+        "ini dan perintah yang kamu jalankan.\n"
+        "This is a bug in the grader, not your mistake. Please report it to your teacher: "
+        "copy this whole message and the command you ran.\n"
+        f"Versions: {found}"
+    )

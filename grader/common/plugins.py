@@ -44,8 +44,11 @@ def folder(exercise_dir: Path) -> Path | None:
 
 def shipped(plugin_dir: Path) -> list[Path]:
     """The plugin's files a students' release holds: every .py file but the teacher's."""
-    return [p for p in sorted(Path(plugin_dir).rglob("*.py"))
-            if p.name != TEACHER and "__pycache__" not in p.parts]
+    return [
+        p
+        for p in sorted(Path(plugin_dir).rglob("*.py"))
+        if p.name != TEACHER and "__pycache__" not in p.parts
+    ]
 
 
 def digest(plugin_dir: Path) -> str:
@@ -70,15 +73,18 @@ def package(exercise_id: str, plugin_dir: Path) -> types.ModuleType:
     if loaded is not None:
         first = Path(loaded.__path__[0])
         if first != plugin_dir and _code(first) != _code(plugin_dir):
-            raise PluginError(f"two different plugins for exercise {exercise_id} in one run: "
-                              f"{first} and {plugin_dir}")
+            raise PluginError(
+                f"two different plugins for exercise {exercise_id} in one run: "
+                f"{first} and {plugin_dir}"
+            )
         return loaded
     if NAMESPACE not in sys.modules:
         namespace = types.ModuleType(NAMESPACE, "Exercise plugins (grader.common.plugins).")
         namespace.__path__ = []
         sys.modules[NAMESPACE] = namespace
     spec = importlib.util.spec_from_file_location(
-        name, plugin_dir / "__init__.py", submodule_search_locations=[str(plugin_dir)])
+        name, plugin_dir / "__init__.py", submodule_search_locations=[str(plugin_dir)]
+    )
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:

@@ -31,8 +31,15 @@ class _Pickler(pickle.Pickler):
         t = obj.detach()
         size = t.untyped_storage().nbytes() // t.element_size()
         raw = t.as_strided((size,), (1,), 0).view(torch.uint8).numpy().tobytes() if size else b""
-        return ("tensor", wire.DTYPE_NAMES[t.dtype], raw, tuple(t.shape), tuple(t.stride()),
-                t.storage_offset(), obj.requires_grad)
+        return (
+            "tensor",
+            wire.DTYPE_NAMES[t.dtype],
+            raw,
+            tuple(t.shape),
+            tuple(t.stride()),
+            t.storage_offset(),
+            obj.requires_grad,
+        )
 
 
 class _Unpickler(pickle.Unpickler):

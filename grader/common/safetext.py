@@ -31,7 +31,7 @@ def _replace(match: re.Match) -> str:
     if "\ud800" <= ch <= "\udfff":
         code = ord(ch)
         # a byte smuggled in by surrogateescape (a name that is not UTF-8): show it as \xNN
-        return f"\\x{code - 0xdc00:02x}" if 0xdc80 <= code <= 0xdcff else "\ufffd"
+        return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else "\ufffd"
     if ch in "\r\n\t":
         return " "
     return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
@@ -39,8 +39,14 @@ def _replace(match: re.Match) -> str:
 
 FILE_NAME = re.compile(r"^\w[\w.-]{0,99}$")
 """A submission's name used as it is for a file of its own (OUT/feedback/<name>.md)."""
-_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
-             *(f"lpt{i}" for i in range(10))}
+_RESERVED = {
+    "con",
+    "prn",
+    "aux",
+    "nul",
+    *(f"com{i}" for i in range(10)),
+    *(f"lpt{i}" for i in range(10)),
+}
 """Names Windows refuses for a file, whatever the extension."""
 
 
@@ -92,8 +98,11 @@ def scrub(obj, depth: int = 0):
     if depth > 64:
         return obj
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        changes = {f.name: scrub(getattr(obj, f.name), depth + 1)
-                   for f in dataclasses.fields(obj) if f.init}
+        changes = {
+            f.name: scrub(getattr(obj, f.name), depth + 1)
+            for f in dataclasses.fields(obj)
+            if f.init
+        }
         return dataclasses.replace(obj, **changes)
     if isinstance(obj, list):
         return [scrub(v, depth + 1) for v in obj]

@@ -44,8 +44,18 @@ MAX_KEY = 200
 DTYPES = {
     name: getattr(torch, name)
     for name in (
-        "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
-        "uint8", "int8", "int16", "int32", "int64", "bool",
+        "float16",
+        "bfloat16",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+        "uint8",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "bool",
     )
 }
 DTYPE_NAMES = {dtype: name for name, dtype in DTYPES.items()}
@@ -88,8 +98,7 @@ class Encoder:
         self.blobs: list[bytes] = []
         self.size = 0
 
-    def add_tensor(self, t: torch.Tensor, facts: dict | None = None,
-                   layout: bool = False) -> dict:
+    def add_tensor(self, t: torch.Tensor, facts: dict | None = None, layout: bool = False) -> dict:
         """layout: also send a non-contiguous tensor's strides and storage offset."""
         name = DTYPE_NAMES.get(t.dtype)
         if name is None:
@@ -145,7 +154,7 @@ def _recv_exact(sock: socket.socket, n: int, deadline: float | None = None) -> b
         if deadline is not None:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise socket.timeout("deadline passed")
+                raise TimeoutError("deadline passed")
             sock.settimeout(left)
         k = sock.recv_into(view[got:], n - got)
         if k == 0:
@@ -236,9 +245,17 @@ def recv(sock: socket.socket, deadline: float | None = None) -> tuple[dict, byte
 
 # The types of the reply fields the grader reads itself (each probe's own fields are read by
 # its kind, which treats a reply it cannot read as the worker's fault).
-REPLY_FIELDS = {"ok": bool, "ready": bool, "phase": str, "error": dict, "import_error": dict,
-                "forbidden": (str, type(None)), "tampered": list, "graph": dict,
-                "output_at": int}
+REPLY_FIELDS = {
+    "ok": bool,
+    "ready": bool,
+    "phase": str,
+    "error": dict,
+    "import_error": dict,
+    "forbidden": (str, type(None)),
+    "tampered": list,
+    "graph": dict,
+    "output_at": int,
+}
 
 
 def check_reply(header: dict) -> dict:
@@ -281,14 +298,18 @@ class Decoder:
             raise WireError("bad tensor dtype or shape")
         if not all(type(s) is int and 0 <= s < 2**31 for s in shape):
             raise WireError("bad tensor shape")
-        if type(offset) is not int or type(nbytes) is not int or offset < 0 \
-                or offset + nbytes > len(self.blob):
+        if (
+            type(offset) is not int
+            or type(nbytes) is not int
+            or offset < 0
+            or offset + nbytes > len(self.blob)
+        ):
             raise WireError("bad tensor range")
         numel = math.prod(shape)
         itemsize = ITEMSIZES[dtype]
         if numel * itemsize != nbytes:
             raise WireError("tensor size does not match its shape")
-        raw = self.blob[offset:offset + nbytes]
+        raw = self.blob[offset : offset + nbytes]
         if numel == 0:
             data = torch.empty(shape, dtype=dtype)
         else:
@@ -298,8 +319,10 @@ class Decoder:
                 data = data != 0
             if "strides" in e or "storage_offset" in e:
                 data = _strided(data, e.get("strides"), e.get("storage_offset"))
-        facts = {k: e.get(k) for k in ("type_name", "exact_type", "requires_grad", "is_leaf",
-                                         "grad_fn", "has_grad")}
+        facts = {
+            k: e.get(k)
+            for k in ("type_name", "exact_type", "requires_grad", "is_leaf", "grad_fn", "has_grad")
+        }
         return TensorFacts(
             data=data,
             type_name=str(facts["type_name"] or "Tensor"),
@@ -318,7 +341,7 @@ class Decoder:
         if node is None or isinstance(node, (bool, int, float, str)):
             return node
         if isinstance(node, dict) and len(node) == 1:
-            (tag, body), = node.items()
+            ((tag, body),) = node.items()
             if tag == "T":
                 return self.tensor(body)
             if tag in ("L", "U") and isinstance(body, list):
@@ -327,7 +350,9 @@ class Decoder:
             if tag == "D" and isinstance(body, list):
                 out = {}
                 for pair in body:
-                    if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)):
+                    if not (
+                        isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
+                    ):
                         raise WireError("bad dict entry")
                     out[pair[0]] = self.value(pair[1], depth + 1)
                 return out
@@ -343,9 +368,13 @@ def _strided(data: torch.Tensor, strides, offset) -> torch.Tensor:
     layout needs, with data copied into it. Refuses layouts whose elements overlap (a write
     to one would change another) or that span far more memory than the tensor holds."""
     shape = list(data.shape)
-    if not (isinstance(strides, list) and len(strides) == len(shape)
-            and all(type(s) is int and 0 <= s < 2**31 for s in strides)
-            and type(offset) is int and 0 <= offset < 2**31):
+    if not (
+        isinstance(strides, list)
+        and len(strides) == len(shape)
+        and all(type(s) is int and 0 <= s < 2**31 for s in strides)
+        and type(offset) is int
+        and 0 <= offset < 2**31
+    ):
         raise WireError("bad tensor layout")
     dims = sorted((st, n) for st, n in zip(strides, shape) if n > 1)
     need = 1

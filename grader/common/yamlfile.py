@@ -37,8 +37,9 @@ class Node(dict):
         """The value at key, checked against kinds (a type or tuple of types)."""
         if key not in self:
             if default is _MISSING:
-                raise SpecError(self.file, self.line, _join(self.path, key),
-                                f"missing; add `{key}:` here")
+                raise SpecError(
+                    self.file, self.line, _join(self.path, key), f"missing; add `{key}:` here"
+                )
             return default
         value = self[key]
         if kinds is float:
@@ -47,7 +48,7 @@ class Node(dict):
             raise self.error(key, f"expected {what or _names(kinds)}, got {value!r}")
         return value
 
-    def child(self, key: str, default=_MISSING) -> "Node":
+    def child(self, key: str, default=_MISSING) -> Node:
         value = self.get_typed(key, Node, default, "a mapping")
         return value
 
@@ -76,8 +77,16 @@ def _tuple(kinds):
 
 
 def _names(kinds) -> str:
-    names = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
-             list: "a list", Node: "a mapping", NodeList: "a list", dict: "a mapping"}
+    names = {
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        bool: "true or false",
+        list: "a list",
+        Node: "a mapping",
+        NodeList: "a list",
+        dict: "a mapping",
+    }
     return " or ".join(dict.fromkeys(names.get(k, k.__name__) for k in _tuple(kinds)))
 
 
@@ -97,8 +106,9 @@ def _mapping(loader: _Loader, node: yaml.MappingNode) -> Node:
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
         if key in out:
-            raise SpecError(loader.name, key_node.start_mark.line + 1, str(key),
-                            "duplicate key; keep only one")
+            raise SpecError(
+                loader.name, key_node.start_mark.line + 1, str(key), "duplicate key; keep only one"
+            )
         out[key] = loader.construct_object(value_node, deep=True)
         out.lines[key] = key_node.start_mark.line + 1
     return out
@@ -119,6 +129,7 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequen
 # the pure-Python loader, so the errors authors see keep their wording.
 _CLoader = None
 if getattr(yaml, "__with_libyaml__", False):
+
     class _CLoader(yaml.CSafeLoader):  # type: ignore[no-redef]
         pass
 

@@ -21,8 +21,17 @@ FRESH = 4
 """Fresh draws beyond the first failing and the shrunk example."""
 
 
-def confirmed(*, session, exercise, check, kind, verdict: Verdict, shrunk: dict,
-              first: dict | None, seed: int) -> Verdict:
+def confirmed(
+    *,
+    session,
+    exercise,
+    check,
+    kind,
+    verdict: Verdict,
+    shrunk: dict,
+    first: dict | None,
+    seed: int,
+) -> Verdict:
     """The shrunk example's verdict, judged again with only the confirmed mistakes named."""
     if type(kind).candidates is type(kind).__mro__[-2].candidates:  # base Kind: names nothing
         return verdict
@@ -55,8 +64,13 @@ def fresh(exercise, check, kind, seed: int) -> list[dict]:
     """A few examples drawn from the check's strategy, the same ones for every student."""
     drawn: list[dict] = []
 
-    @settings(max_examples=FRESH + 2, database=None, deadline=None,
-              phases=(Phase.generate,), suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=FRESH + 2,
+        database=None,
+        deadline=None,
+        phases=(Phase.generate,),
+        suppress_health_check=list(HealthCheck),
+    )
     @given(kind.strategy(exercise, check))
     def collect(inputs):
         drawn.append(inputs)
@@ -75,8 +89,9 @@ def recorded(*, exercise, check, kind, verdict: Verdict, first: tuple, others: l
     for inputs, memo, reply, values in [first] + list(others):
         if pre_judge(check, reply) is not None:
             continue
-        found = kind.candidates(Judging(exercise, check, inputs, memo=memo, recorded=True),
-                                reply, values)
+        found = kind.candidates(
+            Judging(exercise, check, inputs, memo=memo, recorded=True), reply, values
+        )
         if found is not None:
             names = set(found) if names is None else names & set(found)
     if names is None:

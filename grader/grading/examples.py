@@ -87,9 +87,14 @@ def _copy(value, tensors: dict, storages: set, depth: int):
         if id(value) in tensors:
             return tensors[id(value)]
         storage = value.untyped_storage().data_ptr() or None  # (None: holds no bytes)
-        if ((storage is not None and storage in storages) or value.grad is not None
-                or not value.is_leaf or not value.is_contiguous() or value.storage_offset()
-                or value.untyped_storage().nbytes() != value.numel() * value.element_size()):
+        if (
+            (storage is not None and storage in storages)
+            or value.grad is not None
+            or not value.is_leaf
+            or not value.is_contiguous()
+            or value.storage_offset()
+            or value.untyped_storage().nbytes() != value.numel() * value.element_size()
+        ):
             raise _Odd
         storages.add(storage)
         out = tensors[id(value)] = value.detach().clone().requires_grad_(value.requires_grad)
@@ -122,11 +127,14 @@ def key(exercise: Exercise, check: Check, examples: int, seed: int) -> str:
     """The examples' name: the grader and its versions, the spec's bytes, and what the check
     draws from (an exercise changed in memory, say with one check's dtypes narrowed, is
     another key even with the same bytes on disk)."""
-    drawn_from = repr((check.kind, check.args, check.dtypes, check.options, check.expect,
-                       exercise.dims))
-    text = (f"{FORMAT}/{speccache.code_digest()}/{exercise.id}/{exercise.spec_hash}/"
-            f"{exercise.plugin_digest}/"
-            f"{check.id}/{drawn_from}/{examples}/{seed}")
+    drawn_from = repr(
+        (check.kind, check.args, check.dtypes, check.options, check.expect, exercise.dims)
+    )
+    text = (
+        f"{FORMAT}/{speccache.code_digest()}/{exercise.id}/{exercise.spec_hash}/"
+        f"{exercise.plugin_digest}/"
+        f"{check.id}/{drawn_from}/{examples}/{seed}"
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
@@ -173,13 +181,14 @@ class Drawer:
         self.pid = pid
 
     @classmethod
-    def start(cls, todo: list) -> "Drawer | None":
+    def start(cls, todo: list) -> Drawer | None:
         """todo: (exercise, check, kind, count, seed) in grading order. None where it does not
         pay or cannot be done (no fork, one core, no disk store, few checks to draw)."""
         if not _disk or speccache.folder() is None:
             return None
-        keyed = [(key(e, c, count, seed), (e, c, kind, count, seed))
-                 for e, c, kind, count, seed in todo]
+        keyed = [
+            (key(e, c, count, seed), (e, c, kind, count, seed)) for e, c, kind, count, seed in todo
+        ]
         keyed = [(k, t) for k, t in keyed if k not in _MEMORY and not on_disk(k)]
         if len(keyed) < cls.MIN_CHECKS or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
             return None
@@ -270,8 +279,13 @@ def same(a, b) -> bool:
     if type(a) is not type(b):
         return False
     if isinstance(a, torch.Tensor):
-        return (a.dtype == b.dtype and a.shape == b.shape and a.stride() == b.stride()
-                and a.storage_offset() == b.storage_offset() and torch.equal(a, b))
+        return (
+            a.dtype == b.dtype
+            and a.shape == b.shape
+            and a.stride() == b.stride()
+            and a.storage_offset() == b.storage_offset()
+            and torch.equal(a, b)
+        )
     if isinstance(a, float):
         return a == b or (a != a and b != b)
     if isinstance(a, (list, tuple)):

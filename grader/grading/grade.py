@@ -17,24 +17,25 @@ from hypothesis import seed as hseed
 from hypothesis.errors import Flaky
 
 from grader import __version__
-from grader.common import safetext
-from grader.grading import confirm, examples, recorded, verdicts
-from grader.specs import strategies
-from grader.submissions import notebook, files as submission
 from grader.checks import KINDS
 from grader.checks.base import NotRecorded, Verdict
-from grader.loader.config import Config
-from grader.common.errors import GraderError
 from grader.checks.messages import both, missing_file, overloaded, raised, tampered, undecodable
-from grader.specs.refs import SpecBug
+from grader.common import safetext
+from grader.common.errors import GraderError
+from grader.common.textform import counterexample
+from grader.grading import confirm, examples, recorded, verdicts
+from grader.grading.judge import judged
+from grader.grading.session import ImportFailure, Session
+from grader.loader.config import Config
 from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
 from grader.sandbox import starvation
 from grader.sandbox.client import Sandbox
 from grader.sandbox.workers import SandboxError, WorkerLost
-from grader.grading.judge import judged
-from grader.grading.session import ImportFailure, Session
+from grader.specs import strategies
 from grader.specs.model import Check, Exercise, Text
-from grader.common.textform import counterexample
+from grader.specs.refs import SpecBug
+from grader.submissions import files as submission
+from grader.submissions import notebook
 
 
 class Failed(Exception):
@@ -50,47 +51,73 @@ def environment(config: Config, exercises: list[Exercise]) -> dict:
     source = config.seed_source
     if exercises and all(e.recorded is not None for e in exercises):
         source = "recorded"
-    return {"grader": __version__, "torch": torch.__version__,
-            "hypothesis": hypothesis.__version__, "python": platform.python_version(),
-            "seed": config.seed, "seed_source": source,
-            "spec_hashes": {e.id: e.spec_hash for e in exercises}}
+    return {
+        "grader": __version__,
+        "torch": torch.__version__,
+        "hypothesis": hypothesis.__version__,
+        "python": platform.python_version(),
+        "seed": config.seed,
+        "seed_source": source,
+        "spec_hashes": {e.id: e.spec_hash for e in exercises},
+    }
 
 
-def grade(*, submission_dir: Path, exercises: list[Exercise], config: Config,
-          sandbox: Sandbox, name: str | None = None, include_hidden: bool = False,
-          on_exercise=None, remember: bool = False) -> SubmissionResult:
+def grade(
+    *,
+    submission_dir: Path,
+    exercises: list[Exercise],
+    config: Config,
+    sandbox: Sandbox,
+    name: str | None = None,
+    include_hidden: bool = False,
+    on_exercise=None,
+    remember: bool = False,
+) -> SubmissionResult:
     """Grade every exercise of one submission directory. remember=True (a student's own runs,
     never a grade) shows the kept verdict of an exercise whose file has not changed
     (grader.grading.verdicts) and keeps new ones."""
     torch.set_num_threads(1)  # references are small; threads only add contention (batch: jobs)
-    keys = [verdicts.key(e, Path(submission_dir), config, include_hidden) if remember else None
-            for e in exercises]
+    keys = [
+        verdicts.key(e, Path(submission_dir), config, include_hidden) if remember else None
+        for e in exercises
+    ]
     kept = [verdicts.recall(k) for k in keys]
     drawer = None
     if any(r is None for r in kept):
         sandbox.warm()
         if examples.enabled():
-            todo = _to_draw([e for e, r in zip(exercises, kept) if r is None], config,
-                            include_hidden)
+            todo = _to_draw(
+                [e for e, r in zip(exercises, kept) if r is None], config, include_hidden
+            )
             drawer = examples.Drawer.start(todo)  # a cold run: a second process draws too
             _draw_while(sandbox.starting, todo)  # the template imports torch: free time
     try:
-        results = _grade_all(exercises, keys, kept, submission_dir, config, sandbox,
-                             include_hidden, on_exercise)
+        results = _grade_all(
+            exercises, keys, kept, submission_dir, config, sandbox, include_hidden, on_exercise
+        )
     finally:
         if drawer is not None:
             drawer.stop()
-    return SubmissionResult(submission=safetext.name(name or Path(submission_dir).name),
-                            exercises=results, environment=environment(config, exercises))
+    return SubmissionResult(
+        submission=safetext.name(name or Path(submission_dir).name),
+        exercises=results,
+        environment=environment(config, exercises),
+    )
 
 
-def _grade_all(exercises, keys, kept, submission_dir, config, sandbox, include_hidden,
-               on_exercise) -> list[ExerciseResult]:
+def _grade_all(
+    exercises, keys, kept, submission_dir, config, sandbox, include_hidden, on_exercise
+) -> list[ExerciseResult]:
     results = []
     for exercise, key, result in zip(exercises, keys, kept):
         if result is None:
-            result = grade_exercise(exercise=exercise, submission_dir=Path(submission_dir),
-                                    config=config, sandbox=sandbox, include_hidden=include_hidden)
+            result = grade_exercise(
+                exercise=exercise,
+                submission_dir=Path(submission_dir),
+                config=config,
+                sandbox=sandbox,
+                include_hidden=include_hidden,
+            )
             # Everything reported passes through here: messages and source lines made safe.
             result = safetext.scrub(result)
             verdicts.keep(key, result)
@@ -102,10 +129,19 @@ def _grade_all(exercises, keys, kept, submission_dir, config, sandbox, include_h
 
 def _to_draw(exercises: list[Exercise], config: Config, include_hidden: bool) -> list:
     """(exercise, check, kind, count, seed) of each check to grade, in grading order."""
-    return [(e, c, KINDS[c.kind], c.examples or config.examples,
-             strategies.seed_for(config.seed, e, c))
-            for e in exercises if e.recorded is None  # a release replays what it recorded
-            for c in _visible(e, include_hidden) if not KINDS[c.kind].static]
+    return [
+        (
+            e,
+            c,
+            KINDS[c.kind],
+            c.examples or config.examples,
+            strategies.seed_for(config.seed, e, c),
+        )
+        for e in exercises
+        if e.recorded is None  # a release replays what it recorded
+        for c in _visible(e, include_hidden)
+        if not KINDS[c.kind].static
+    ]
 
 
 def _draw_while(busy, todo: list) -> None:
@@ -124,30 +160,70 @@ def _visible(exercise: Exercise, include_hidden: bool) -> list[Check]:
 def _whole(exercise, checks, status, message, traceback=(), file=None, hidden=0):
     """An exercise that could not be graded: every check scores 0 with the same reason."""
     check_status = {"missing": "skipped", "timeout": "timeout"}.get(status, "error")
-    rows = [CheckResult(id=c.id, title=c.title, kind=c.kind, status=check_status, points=0.0,
-                        max_points=c.points, hint=c.hint, hidden=c.hidden, bonus=c.bonus)
-            for c in checks]
-    return ExerciseResult(id=exercise.id, title=exercise.title, status=status, checks=rows,
-                          message=message, traceback=list(traceback), file=file,
-                          hidden_checks=hidden)
+    rows = [
+        CheckResult(
+            id=c.id,
+            title=c.title,
+            kind=c.kind,
+            status=check_status,
+            points=0.0,
+            max_points=c.points,
+            hint=c.hint,
+            hidden=c.hidden,
+            bonus=c.bonus,
+        )
+        for c in checks
+    ]
+    return ExerciseResult(
+        id=exercise.id,
+        title=exercise.title,
+        status=status,
+        checks=rows,
+        message=message,
+        traceback=list(traceback),
+        file=file,
+        hidden_checks=hidden,
+    )
 
 
-def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
-                   sandbox: Sandbox, include_hidden: bool = False) -> ExerciseResult:
+def grade_exercise(
+    *,
+    exercise: Exercise,
+    submission_dir: Path,
+    config: Config,
+    sandbox: Sandbox,
+    include_hidden: bool = False,
+) -> ExerciseResult:
     started = time.monotonic()
     checks = _visible(exercise, include_hidden)
     hidden = len(exercise.checks) - len(checks) + exercise.hidden_checks
     found = notebook.locate(submission_dir, exercise.file)  # <id>.py or <id>.ipynb
     if not found:
-        return _whole(exercise, checks, "missing", missing_file(
-            exercise.file, safetext.name(str(submission_dir), 1000),
-            [safetext.name(n) for n in submission.near_misses(submission_dir, exercise.file)]),
-            hidden=hidden)
+        return _whole(
+            exercise,
+            checks,
+            "missing",
+            missing_file(
+                exercise.file,
+                safetext.name(str(submission_dir), 1000),
+                [safetext.name(n) for n in submission.near_misses(submission_dir, exercise.file)],
+            ),
+            hidden=hidden,
+        )
     if len(found) > 1:
         names = ", ".join(safetext.name(str(p.relative_to(submission_dir))) for p in found)
-        return _whole(exercise, checks, "error", both(
-            "Ada lebih dari satu {f}: {n}. Sisakan satu saja.",
-            "More than one {f}: {n}. Keep only one.", f=exercise.file, n=names), hidden=hidden)
+        return _whole(
+            exercise,
+            checks,
+            "error",
+            both(
+                "Ada lebih dari satu {f}: {n}. Sisakan satu saja.",
+                "More than one {f}: {n}. Keep only one.",
+                f=exercise.file,
+                n=names,
+            ),
+            hidden=hidden,
+        )
     path = found[0]
     rel = safetext.name(str(path.relative_to(submission_dir)))
     try:
@@ -155,18 +231,41 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
         tree = submission.parse(source, exercise.file)
     except SyntaxError as exc:
         line = (exc.text or "").rstrip()
-        return _whole(exercise, checks, "error", both(
-            "SyntaxError di {f}, baris {n}: {m}", "SyntaxError in {f}, line {n}: {m}",
-            f=exercise.file, n=exc.lineno, m=exc.msg),
-            traceback=[f'File "{exercise.file}", line {exc.lineno}', f"    {line}"] if line else [],
-            file=rel, hidden=hidden)
+        return _whole(
+            exercise,
+            checks,
+            "error",
+            both(
+                "SyntaxError di {f}, baris {n}: {m}",
+                "SyntaxError in {f}, line {n}: {m}",
+                f=exercise.file,
+                n=exc.lineno,
+                m=exc.msg,
+            ),
+            traceback=[f'File "{exercise.file}", line {exc.lineno}', f"    {line}"]
+            if line
+            else [],
+            file=rel,
+            hidden=hidden,
+        )
     except submission.SourceError as exc:
-        return _whole(exercise, checks, "error", undecodable(
-            exercise.file, exc.line, exc.encoding, exc.reason), file=rel, hidden=hidden)
+        return _whole(
+            exercise,
+            checks,
+            "error",
+            undecodable(exercise.file, exc.line, exc.encoding, exc.reason),
+            file=rel,
+            hidden=hidden,
+        )
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        return _whole(exercise, checks, "error", both(
-            "{f} tidak bisa dibaca: {m}", "{f} cannot be read: {m}", f=exercise.file, m=exc),
-            file=rel, hidden=hidden)
+        return _whole(
+            exercise,
+            checks,
+            "error",
+            both("{f} tidak bisa dibaca: {m}", "{f} cannot be read: {m}", f=exercise.file, m=exc),
+            file=rel,
+            hidden=hidden,
+        )
     # Information flows from visible checks to hidden ones, never back: every visible check
     # runs (and is judged, output and all) before any hidden check's input exists, and the
     # hidden checks get a fresh worker on a fresh scratch copy, so nothing a hidden call
@@ -175,51 +274,83 @@ def grade_exercise(*, exercise: Exercise, submission_dir: Path, config: Config,
     secret = [c for c in checks if c.hidden]
     deadline = time.monotonic() + config.time_per_exercise
     try:
-        rows, hits, deadline = _phase(exercise, visible, tree, path, raw, submission_dir,
-                                      config, sandbox, deadline, {})
+        rows, hits, deadline = _phase(
+            exercise, visible, tree, path, raw, submission_dir, config, sandbox, deadline, {}
+        )
     except ImportFailure as failure:  # before any hidden input exists: the exercise's message
         return _import_failed(exercise, checks, failure, rel, hidden)
     apply_constraints(visible, rows)
     if secret:
         try:
-            hidden_rows, _, _ = _phase(exercise, secret, tree, path, raw, submission_dir, config,
-                                    sandbox, deadline, hits)
+            hidden_rows, _, _ = _phase(
+                exercise, secret, tree, path, raw, submission_dir, config, sandbox, deadline, hits
+            )
         except ImportFailure as failure:  # said on the hidden rows only, which are concealed
             _, message, traceback = _import_message(exercise, failure)
-            hidden_rows = [CheckResult(
-                id=c.id, title=c.title, kind=c.kind,
-                status="timeout" if failure.kind == "timeout" else "error", points=0.0,
-                max_points=c.points, message=message, traceback=list(traceback), hint=c.hint,
-                hidden=True, bonus=c.bonus) for c in secret]
+            hidden_rows = [
+                CheckResult(
+                    id=c.id,
+                    title=c.title,
+                    kind=c.kind,
+                    status="timeout" if failure.kind == "timeout" else "error",
+                    points=0.0,
+                    max_points=c.points,
+                    message=message,
+                    traceback=list(traceback),
+                    hint=c.hint,
+                    hidden=True,
+                    bonus=c.bonus,
+                )
+                for c in secret
+            ]
         rows += hidden_rows
         apply_constraints(checks, rows, only={c.id for c in secret})
     for row in rows:  # name the hints that help with what failed
         if row.status != "passed":
-            row.helpful_hints = tuple(i for i, h in enumerate(exercise.hints, start=1)
-                                      if row.id in h.checks)
+            row.helpful_hints = tuple(
+                i for i, h in enumerate(exercise.hints, start=1) if row.id in h.checks
+            )
     order = {c.id: i for i, c in enumerate(checks)}
     rows.sort(key=lambda r: order[r.id])
     statuses = {r.status for r in rows if not r.bonus}
-    status = ("passed" if statuses <= {"passed"} else
-              "timeout" if "timeout" in statuses else "failed")
-    return ExerciseResult(id=exercise.id, title=exercise.title, status=status, checks=rows,
-                          file=rel, seconds=time.monotonic() - started, hidden_checks=hidden)
+    status = (
+        "passed" if statuses <= {"passed"} else "timeout" if "timeout" in statuses else "failed"
+    )
+    return ExerciseResult(
+        id=exercise.id,
+        title=exercise.title,
+        status=status,
+        checks=rows,
+        file=rel,
+        seconds=time.monotonic() - started,
+        hidden_checks=hidden,
+    )
 
 
-def _phase(exercise, checks, tree, path, raw, submission_dir, config, sandbox, deadline,
-           hits) -> tuple[list[CheckResult], dict[str, set], float]:
+def _phase(
+    exercise, checks, tree, path, raw, submission_dir, config, sandbox, deadline, hits
+) -> tuple[list[CheckResult], dict[str, set], float]:
     """Run `checks` in a worker of their own, on a scratch copy of their own; returns their
     rows, the forbidden calls the runtime trap saw (merged with `hits`, those of earlier
     phases, which static checks also judge) and the exercise's deadline (moved on by the
     grader's own time spent starting workers). Raises ImportFailure when the file will not
     import (first, or again after a worker was lost)."""
     scratch = submission.scratch_copy(path, raw, exercise.file)
-    session = Session(sandbox, exercise, str(scratch), config, hide=hidden_paths(submission_dir),
-                      deadline=deadline)
+    session = Session(
+        sandbox,
+        exercise,
+        str(scratch),
+        config,
+        hide=hidden_paths(submission_dir),
+        deadline=deadline,
+    )
     try:
         session.start()
-        rows = [run_check(session, exercise, check, config)
-                for check in checks if not KINDS[check.kind].static]
+        rows = [
+            run_check(session, exercise, check, config)
+            for check in checks
+            if not KINDS[check.kind].static
+        ]
         seen = {fn: set(apis) for fn, apis in hits.items()}
         for fn, apis in session.hits.items():
             seen.setdefault(fn, set()).update(apis)
@@ -251,8 +382,9 @@ def is_constraint(check: Check) -> bool:
     return KINDS[check.kind].constraint or check.constraint
 
 
-def apply_constraints(checks: list[Check], rows: list[CheckResult],
-                      only: set[str] | None = None) -> None:
+def apply_constraints(
+    checks: list[Check], rows: list[CheckResult], only: set[str] | None = None
+) -> None:
     """A constraint check (see Kind.constraint) earns its points only once the functions it
     covers pass a non-constraint check: a trivial answer (zeros of the right shape, say) or
     code that does not run earns nothing for having no side effects. `only`: the ids of the
@@ -261,12 +393,21 @@ def apply_constraints(checks: list[Check], rows: list[CheckResult],
     achievements = [c for c in checks if not is_constraint(c)]
     for check in checks:
         row = by_id.get(check.id)
-        if not is_constraint(check) or row is None or row.status != "passed" or (
-                only is not None and check.id not in only):
+        if (
+            not is_constraint(check)
+            or row is None
+            or row.status != "passed"
+            or (only is not None and check.id not in only)
+        ):
             continue
         functions = _covered(check)
-        related = [c.id for c in achievements if "*" in functions or c.function in functions
-                   or (c.function or "").split(".")[0] in functions]
+        related = [
+            c.id
+            for c in achievements
+            if "*" in functions
+            or c.function in functions
+            or (c.function or "").split(".")[0] in functions
+        ]
         if not related or any(by_id[i].status == "passed" for i in related if i in by_id):
             continue
         row.status, row.points = "skipped", 0.0
@@ -276,68 +417,115 @@ def apply_constraints(checks: list[Check], rows: list[CheckResult],
         row.message = both(
             "Belum dinilai: {f} belum lulus pemeriksaan nilai mana pun.",
             "Not awarded yet: {f} does not pass any value check yet.",
-            f=", ".join(sorted(names)))
+            f=", ".join(sorted(names)),
+        )
 
 
 def _import_failed(exercise, checks, failure: ImportFailure, rel, hidden) -> ExerciseResult:
     status, message, traceback = _import_message(exercise, failure)
-    return _whole(exercise, checks, status, message, traceback=traceback, file=rel,
-                  hidden=hidden)
+    return _whole(exercise, checks, status, message, traceback=traceback, file=rel, hidden=hidden)
 
 
 def _import_message(exercise, failure: ImportFailure) -> tuple[str, Text, list[str]]:
     """Why the file could not be imported: (exercise status, message, the student's lines)."""
     f = exercise.file
     if failure.kind == "timeout":
-        return "timeout", both(
-            "Import {f} melebihi batas waktu (loop tak berujung di tingkat modul?).",
-            "Importing {f} ran past the time limit (an endless loop at module level?).",
-            f=f), []
+        return (
+            "timeout",
+            both(
+                "Import {f} melebihi batas waktu (loop tak berujung di tingkat modul?).",
+                "Importing {f} ran past the time limit (an endless loop at module level?).",
+                f=f,
+            ),
+            [],
+        )
     if failure.kind == "tampered":
         return "error", tampered(failure.error["names"]), []
     if failure.kind == "vanished":
-        msg = both("Proses berhenti saat mengimpor {f} tanpa status keluar (apakah kode itu "
-                   "membunuh proses induknya?).",
-                   "The process vanished while importing {f}, with no exit status (did the "
-                   "code kill its parent process?).", f=f)
+        msg = both(
+            "Proses berhenti saat mengimpor {f} tanpa status keluar (apakah kode itu "
+            "membunuh proses induknya?).",
+            "The process vanished while importing {f}, with no exit status (did the "
+            "code kill its parent process?).",
+            f=f,
+        )
     elif failure.kind == "signal":
-        msg = both("Proses mati oleh sinyal {s} saat mengimpor {f} (crash).",
-                   "The process died by signal {s} while importing {f} (a crash).",
-                   s=failure.signal, f=f)
+        msg = both(
+            "Proses mati oleh sinyal {s} saat mengimpor {f} (crash).",
+            "The process died by signal {s} while importing {f} (a crash).",
+            s=failure.signal,
+            f=f,
+        )
     elif failure.kind == "memory":
-        msg = both("{f} kehabisan memori saat diimpor (batas per worker, termasuk proses "
-                   "anaknya).", "Importing {f} ran out of memory (the per-worker limit, its "
-                   "child processes included).", f=f)
+        msg = both(
+            "{f} kehabisan memori saat diimpor (batas per worker, termasuk proses anaknya).",
+            "Importing {f} ran out of memory (the per-worker limit, its "
+            "child processes included).",
+            f=f,
+        )
     elif failure.kind == "protocol":
-        msg = both("Proses pekerja mengirim data rusak saat mengimpor {f}.",
-                   "The worker process sent malformed data while importing {f}.", f=f)
+        msg = both(
+            "Proses pekerja mengirim data rusak saat mengimpor {f}.",
+            "The worker process sent malformed data while importing {f}.",
+            f=f,
+        )
     elif failure.kind == "exit":
-        msg = both("{f} keluar saat diimpor (os._exit/exit, kode {c}). Jangan keluar dari "
-                   "program di tingkat modul.",
-                   "{f} exited while being imported (os._exit/exit, code {c}). Do not exit "
-                   "at module level.", f=f, c=failure.exit_code)
+        msg = both(
+            "{f} keluar saat diimpor (os._exit/exit, kode {c}). Jangan keluar dari "
+            "program di tingkat modul.",
+            "{f} exited while being imported (os._exit/exit, code {c}). Do not exit "
+            "at module level.",
+            f=f,
+            c=failure.exit_code,
+        )
     else:
         err = failure.error
         if err.get("type") in ("SystemExit", "KeyboardInterrupt"):
-            msg = both("{f} memanggil {k} saat diimpor. Jangan keluar dari program di tingkat "
-                       "modul.", "{f} raised {k} while being imported. Do not exit at module "
-                       "level.", f=f, k=err["type"])
+            msg = both(
+                "{f} memanggil {k} saat diimpor. Jangan keluar dari program di tingkat modul.",
+                "{f} raised {k} while being imported. Do not exit at module level.",
+                f=f,
+                k=err["type"],
+            )
         else:
             msg = raised(err, f"import {f}", "import")
     return "error", msg, list(failure.error.get("traceback", ()))
 
 
-def _row(check: Check, verdict: Verdict | None, counter: str | None = None,
-         output: tuple[str, int] = ("", 0)) -> CheckResult:
+def _row(
+    check: Check,
+    verdict: Verdict | None,
+    counter: str | None = None,
+    output: tuple[str, int] = ("", 0),
+) -> CheckResult:
     if verdict is None:
-        return CheckResult(id=check.id, title=check.title, kind=check.kind, status="passed",
-                           points=check.points, max_points=check.points, hidden=check.hidden,
-                           bonus=check.bonus)
-    return CheckResult(id=check.id, title=check.title, kind=check.kind, status=verdict.status,
-                       points=0.0, max_points=check.points, message=verdict.message,
-                       counterexample=counter, hint=verdict.hint or check.hint,
-                       traceback=verdict.traceback, hidden=check.hidden, bonus=check.bonus,
-                       cause=verdict.cause, output=output[0] or None, output_cut=output[1])
+        return CheckResult(
+            id=check.id,
+            title=check.title,
+            kind=check.kind,
+            status="passed",
+            points=check.points,
+            max_points=check.points,
+            hidden=check.hidden,
+            bonus=check.bonus,
+        )
+    return CheckResult(
+        id=check.id,
+        title=check.title,
+        kind=check.kind,
+        status=verdict.status,
+        points=0.0,
+        max_points=check.points,
+        message=verdict.message,
+        counterexample=counter,
+        hint=verdict.hint or check.hint,
+        traceback=verdict.traceback,
+        hidden=check.hidden,
+        bonus=check.bonus,
+        cause=verdict.cause,
+        output=output[0] or None,
+        output_cut=output[1],
+    )
 
 
 def replayed(session: Session, exercise: Exercise, check: Check, kind, drawn) -> int:
@@ -353,8 +541,9 @@ def replayed(session: Session, exercise: Exercise, check: Check, kind, drawn) ->
     return len(copies)
 
 
-def run_check(session: Session, exercise: Exercise, check: Check, config: Config,
-              retried: bool = False) -> CheckResult:
+def run_check(
+    session: Session, exercise: Exercise, check: Check, config: Config, retried: bool = False
+) -> CheckResult:
     if exercise.recorded is not None:
         return run_recorded(session, exercise, check, config)
     kind = KINDS[check.kind]
@@ -392,31 +581,50 @@ def run_check(session: Session, exercise: Exercise, check: Check, config: Config
     except Failed as failure:
         output = session.last_output  # what the failing call printed, before confirm's calls
         verdict = confirm.confirmed(
-            session=session, exercise=exercise, check=check, kind=kind, verdict=failure.verdict,
-            shrunk=failure.inputs, first=last.get("first"), seed=seed)
+            session=session,
+            exercise=exercise,
+            check=check,
+            kind=kind,
+            verdict=failure.verdict,
+            shrunk=failure.inputs,
+            first=last.get("first"),
+            seed=seed,
+        )
         return _row(check, verdict, counterexample(check, failure.inputs), output)
     except WorkerLost as lost:
         if lost.kind == "exercise_timeout" and "failure" in last:
             failure = last["failure"]
             return _row(check, failure.verdict, counterexample(check, failure.inputs))
-        return _lost_row(session, check, config, lost, None if retried else (
-            lambda: run_check(session, exercise, check, config, retried=True)))
+        return _lost_row(
+            session,
+            check,
+            config,
+            lost,
+            None
+            if retried
+            else (lambda: run_check(session, exercise, check, config, retried=True)),
+        )
     except SpecBug as bug:
         return _row(check, _grader_error(bug))
     except Flaky:
         failure = last.get("failure")
-        verdict = Verdict("failed", both(
-            "Hasil berubah-ubah untuk input yang sama (tidak deterministik). {m}",
-            "Results differ between calls with the same input (not deterministic). {m}",
-            m=failure.verdict.message if failure else ""))
+        verdict = Verdict(
+            "failed",
+            both(
+                "Hasil berubah-ubah untuk input yang sama (tidak deterministik). {m}",
+                "Results differ between calls with the same input (not deterministic). {m}",
+                m=failure.verdict.message if failure else "",
+            ),
+        )
         return _row(check, verdict, counterexample(check, failure.inputs) if failure else None)
     except SandboxError as exc:
         return _row(check, _grader_error(exc))
     return _row(check, None)
 
 
-def run_recorded(session: Session, exercise: Exercise, check: Check, config: Config,
-                 retried: bool = False) -> CheckResult:
+def run_recorded(
+    session: Session, exercise: Exercise, check: Check, config: Config, retried: bool = False
+) -> CheckResult:
     """A check of a students' release, judged on its recorded examples (grader.grading.recorded), in
     their order (smallest first): the first failing one is reported, and a mistake is named only
     where the next failing ones (up to confirm.FRESH) confirm it."""
@@ -429,8 +637,9 @@ def run_recorded(session: Session, exercise: Exercise, check: Check, config: Con
     failures: list[tuple[int, Verdict, dict, dict]] = []
     try:
         for i, reply, values in session.stream(check, kind, copies):
-            verdict = judged(exercise, check, kind, copies[i], reply, values, drawn.memo[i],
-                             recorded=True)
+            verdict = judged(
+                exercise, check, kind, copies[i], reply, values, drawn.memo[i], recorded=True
+            )
             if verdict is not None:
                 failures.append((i, verdict, reply, values))
                 if len(failures) > confirm.FRESH:
@@ -441,19 +650,32 @@ def run_recorded(session: Session, exercise: Exercise, check: Check, config: Con
         inputs = drawn.example(first)  # again, alone, for what it prints (as hypothesis would)
         reply, values = session.call(check, kind, inputs)
         output = session.last_output
-        verdict = judged(exercise, check, kind, inputs, reply, values, drawn.memo[first],
-                         recorded=True) or failures[0][1]
-        verdict = confirm.recorded(exercise=exercise, check=check, kind=kind, verdict=verdict,
-                                   first=(inputs, drawn.memo[first], reply, values),
-                                   others=[(copies[i], drawn.memo[i], r, v)
-                                           for i, _, r, v in failures[1:]])
+        verdict = (
+            judged(exercise, check, kind, inputs, reply, values, drawn.memo[first], recorded=True)
+            or failures[0][1]
+        )
+        verdict = confirm.recorded(
+            exercise=exercise,
+            check=check,
+            kind=kind,
+            verdict=verdict,
+            first=(inputs, drawn.memo[first], reply, values),
+            others=[(copies[i], drawn.memo[i], r, v) for i, _, r, v in failures[1:]],
+        )
         return _row(check, verdict, counterexample(check, drawn.inputs[first]), output)
     except WorkerLost as lost:
         if failures:  # a smaller example already failed: that is the one to tell
             i, verdict = failures[0][:2]
             return _row(check, verdict, counterexample(check, drawn.inputs[i]))
-        return _lost_row(session, check, config, lost, None if retried else (
-            lambda: run_recorded(session, exercise, check, config, retried=True)))
+        return _lost_row(
+            session,
+            check,
+            config,
+            lost,
+            None
+            if retried
+            else (lambda: run_recorded(session, exercise, check, config, retried=True)),
+        )
     except (SpecBug, NotRecorded) as bug:
         return _row(check, _grader_error(f"{type(bug).__name__}: {bug}"))
     except SandboxError as exc:
@@ -461,12 +683,17 @@ def run_recorded(session: Session, exercise: Exercise, check: Check, config: Con
 
 
 def _grader_error(what) -> Verdict:
-    return Verdict("error", both("Kesalahan grader (bukan salahmu): {e}",
-                                 "Grader error (not your fault): {e}", e=what))
+    return Verdict(
+        "error",
+        both(
+            "Kesalahan grader (bukan salahmu): {e}", "Grader error (not your fault): {e}", e=what
+        ),
+    )
 
 
-def _lost_row(session: Session, check: Check, config: Config, lost: WorkerLost,
-              again) -> CheckResult:
+def _lost_row(
+    session: Session, check: Check, config: Config, lost: WorkerLost, again
+) -> CheckResult:
     """The row of a check whose worker was lost on the call in flight. A call that was
     runnable but kept off the CPU by other processes is not the student's timeout: again()
     grades the check once more in a fresh worker (None: that was the second time), and a
@@ -475,44 +702,81 @@ def _lost_row(session: Session, check: Check, config: Config, lost: WorkerLost,
     if lost.kind == "timeout" and starvation.judge(lost.load) == "starved":
         if again is not None:
             return again()
-        return _row(check, Verdict("error", overloaded(check.function, config.time_per_call),
-                                   cause="overloaded"), shown)
+        return _row(
+            check,
+            Verdict("error", overloaded(check.function, config.time_per_call), cause="overloaded"),
+            shown,
+        )
     return _row(check, _lost_verdict(lost, check, config), shown, session.last_output)
 
 
 def _lost_verdict(lost: WorkerLost, check: Check, config: Config) -> Verdict:
     fn = check.function
     if lost.kind == "timeout":
-        return Verdict("timeout", both(
-            "{fn} melebihi batas waktu {t:g} detik per panggilan (loop tak berujung, atau "
-            "terlalu lambat).",
-            "{fn} ran past the limit of {t:g} s per call (an endless loop, or too slow).",
-            fn=fn, t=config.time_per_call))
+        return Verdict(
+            "timeout",
+            both(
+                "{fn} melebihi batas waktu {t:g} detik per panggilan (loop tak berujung, atau "
+                "terlalu lambat).",
+                "{fn} ran past the limit of {t:g} s per call (an endless loop, or too slow).",
+                fn=fn,
+                t=config.time_per_call,
+            ),
+        )
     if lost.kind == "exercise_timeout":
-        return Verdict("timeout", both(
-            "Waktu untuk latihan ini ({t:g} detik) habis sebelum pemeriksaan ini selesai.",
-            "The time for this exercise ({t:g} s) ran out before this check finished.",
-            t=config.time_per_exercise))
+        return Verdict(
+            "timeout",
+            both(
+                "Waktu untuk latihan ini ({t:g} detik) habis sebelum pemeriksaan ini selesai.",
+                "The time for this exercise ({t:g} s) ran out before this check finished.",
+                t=config.time_per_exercise,
+            ),
+        )
     if lost.kind == "signal":
-        return Verdict("error", both(
-            "Proses mati oleh sinyal {s} saat menjalankan {fn} (crash).",
-            "The process died by signal {s} while running {fn} (a crash).", s=lost.signal, fn=fn))
+        return Verdict(
+            "error",
+            both(
+                "Proses mati oleh sinyal {s} saat menjalankan {fn} (crash).",
+                "The process died by signal {s} while running {fn} (a crash).",
+                s=lost.signal,
+                fn=fn,
+            ),
+        )
     if lost.kind == "vanished":
-        return Verdict("error", both(
-            "Proses berhenti saat menjalankan {fn} tanpa status keluar (apakah kode itu membunuh "
-            "proses induknya?).",
-            "The process vanished while running {fn}, with no exit status (did the code kill "
-            "its parent process?).", fn=fn))
+        return Verdict(
+            "error",
+            both(
+                "Proses berhenti saat menjalankan {fn} tanpa status keluar (apakah kode itu membunuh "
+                "proses induknya?).",
+                "The process vanished while running {fn}, with no exit status (did the code kill "
+                "its parent process?).",
+                fn=fn,
+            ),
+        )
     if lost.kind == "memory":
-        return Verdict("error", both(
-            "{fn} kehabisan memori (batas per worker, termasuk proses anaknya).",
-            "{fn} ran out of memory (the per-worker limit, its child processes included).",
-            fn=fn))
+        return Verdict(
+            "error",
+            both(
+                "{fn} kehabisan memori (batas per worker, termasuk proses anaknya).",
+                "{fn} ran out of memory (the per-worker limit, its child processes included).",
+                fn=fn,
+            ),
+        )
     if lost.kind == "protocol":
-        return Verdict("error", both(
-            "Proses pekerja mengirim data rusak saat menjalankan {fn}.",
-            "The worker process sent malformed data while running {fn}.", fn=fn))
-    return Verdict("error", both(
-        "{fn} menghentikan proses (exit, kode {c}). Jangan memanggil exit di dalam fungsi.",
-        "{fn} ended the process (exit, code {c}). Do not call exit inside a function.",
-        fn=fn, c=lost.exit_code))
+        return Verdict(
+            "error",
+            both(
+                "Proses pekerja mengirim data rusak saat menjalankan {fn}.",
+                "The worker process sent malformed data while running {fn}.",
+                fn=fn,
+            ),
+        )
+    return Verdict(
+        "error",
+        both(
+            "{fn} menghentikan proses (exit, kode {c}). Jangan memanggil exit di dalam fungsi.",
+            "{fn} ended the process (exit, code {c}). Do not call exit inside a function.",
+            fn=fn,
+            c=lost.exit_code,
+        ),
+    )

@@ -13,25 +13,38 @@ from pathlib import Path
 
 import torch
 
-from grader.grading import recorded
-from grader.specs import refs
-from grader.submissions import notebook, files as submission
 from grader.checks import KINDS
 from grader.checks.base import Judging
 from grader.common.errors import GraderError
+from grader.grading import recorded
 from grader.grading.grade import hidden_paths
 from grader.grading.judge import pre_judge
+from grader.grading.session import ImportFailure, Session
 from grader.outcomes.results import SubmissionResult
 from grader.sandbox.workers import SandboxError, WorkerLost
-from grader.grading.session import ImportFailure, Session
+from grader.specs import refs
 from grader.specs.model import Check, Exercise, TensorArg
+from grader.submissions import files as submission
+from grader.submissions import notebook
 
 POINTS = 401
 PLOTTABLE = ("value", "finite")
-WORDS = {"id": {"yours": "punyamu", "torch": "torch", "bad": "tidak cocok",
-                "err": "|galat|", "tol": "toleransi"},
-         "en": {"yours": "yours", "torch": "torch", "bad": "mismatch",
-                "err": "|error|", "tol": "tolerance"}}
+WORDS = {
+    "id": {
+        "yours": "punyamu",
+        "torch": "torch",
+        "bad": "tidak cocok",
+        "err": "|galat|",
+        "tol": "toleransi",
+    },
+    "en": {
+        "yours": "yours",
+        "torch": "torch",
+        "bad": "mismatch",
+        "err": "|error|",
+        "tol": "tolerance",
+    },
+}
 
 
 @dataclass
@@ -53,28 +66,45 @@ def available() -> bool:
 def plottable(check: Check) -> bool:
     """An elementwise function of one tensor, compared with one tensor of the same shape."""
     e = check.expect
-    return (check.kind in PLOTTABLE and check.function is not None and e is not None
-            and len(check.args) == 1 and isinstance(check.args[0], TensorArg)
-            and check.args[0].shape == "any" and e.upstream is None
-            and (not e.grad or isinstance(e.wrt, str)))
+    return (
+        check.kind in PLOTTABLE
+        and check.function is not None
+        and e is not None
+        and len(check.args) == 1
+        and isinstance(check.args[0], TensorArg)
+        and check.args[0].shape == "any"
+        and e.upstream is None
+        and (not e.grad or isinstance(e.wrt, str))
+    )
 
 
-def draw_failed(*, result: SubmissionResult, exercises: list[Exercise], submission_dir: Path,
-                config, sandbox, out: Path, lang: str) -> list[Picture]:
+def draw_failed(
+    *,
+    result: SubmissionResult,
+    exercises: list[Exercise],
+    submission_dir: Path,
+    config,
+    sandbox,
+    out: Path,
+    lang: str,
+) -> list[Picture]:
     """A PNG per failed plottable check of this result, in `out`."""
     if not available():
-        raise GraderError("--plot needs matplotlib: pip install matplotlib "
-                          "(or pip install -e \".[plot]\")")
+        raise GraderError(
+            '--plot needs matplotlib: pip install matplotlib (or pip install -e ".[plot]")'
+        )
     by_id = {e.id: e for e in exercises}
     pictures = []
     for er in result.exercises:
         exercise = by_id.get(er.id)
         failed = [c.id for c in er.checks if c.status in ("failed", "error")]
-        checks = [c for c in exercise.checks if c.id in failed and plottable(c)] if exercise \
-            else []
+        checks = (
+            [c for c in exercise.checks if c.id in failed and plottable(c)] if exercise else []
+        )
         if checks:
-            pictures += _draw_exercise(exercise, checks, Path(submission_dir), config, sandbox,
-                                       Path(out), lang)
+            pictures += _draw_exercise(
+                exercise, checks, Path(submission_dir), config, sandbox, Path(out), lang
+            )
     return pictures
 
 
@@ -150,18 +180,34 @@ def _save(exercise, check, x, got, want, bad, tol, out: Path, lang: str) -> Pict
 
     words = WORDS[lang]
     x, got, want, bad = x.numpy(), got.numpy(), want.numpy(), bad.numpy()
-    fig, (top, bottom) = plt.subplots(2, 1, sharex=True, figsize=(8, 6),
-                                      gridspec_kw={"height_ratios": [3, 1]})
+    fig, (top, bottom) = plt.subplots(
+        2, 1, sharex=True, figsize=(8, 6), gridspec_kw={"height_ratios": [3, 1]}
+    )
     top.plot(x, want, color="tab:blue", lw=2, label=words["torch"])
     top.plot(x, got, color="tab:orange", lw=1.2, ls="--", label=words["yours"])
     if bad.any():  # the mismatch: shaded where it is, NaN/inf marked at torch's value
-        top.fill_between(x, 0, 1, where=bad, transform=top.get_xaxis_transform(),
-                         color="red", alpha=0.12, step="mid",
-                         label=f"{words['bad']} ({int(bad.sum())}/{bad.size})")
+        top.fill_between(
+            x,
+            0,
+            1,
+            where=bad,
+            transform=top.get_xaxis_transform(),
+            color="red",
+            alpha=0.12,
+            step="mid",
+            label=f"{words['bad']} ({int(bad.sum())}/{bad.size})",
+        )
         nonfinite = bad & ~(abs(got) < float("inf"))
         if nonfinite.any():
-            top.scatter(x[nonfinite], want[nonfinite], color="red", marker="x", s=20,
-                        zorder=3, label="NaN/inf")
+            top.scatter(
+                x[nonfinite],
+                want[nonfinite],
+                color="red",
+                marker="x",
+                s=20,
+                zorder=3,
+                label="NaN/inf",
+            )
     top.set_title(f"{exercise.id}: {check.function} ({check.id})")
     top.legend(loc="best")
     top.grid(alpha=0.3)
@@ -169,8 +215,7 @@ def _save(exercise, check, x, got, want, bad, tol, out: Path, lang: str) -> Pict
     err[~(err < float("inf"))] = float("nan")
     bottom.semilogy(x, err + 1e-300, color="tab:red", lw=1)
     rtol, atol = tol
-    bottom.semilogy(x, atol + rtol * abs(want) + 1e-300, color="gray", ls=":",
-                    label=words["tol"])
+    bottom.semilogy(x, atol + rtol * abs(want) + 1e-300, color="gray", ls=":", label=words["tol"])
     bottom.set_ylabel(words["err"])
     bottom.set_xlabel(check.args[0].name)
     bottom.legend(loc="best")

@@ -29,12 +29,12 @@ import torch
 from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis.errors import NoSuchExample, Unsatisfiable
 
-from grader.common import safepickle
-from grader.grading import examples
-from grader.specs import strategies
 from grader.checks import KINDS
 from grader.checks.base import Judging
+from grader.common import safepickle
 from grader.common.errors import GraderError
+from grader.grading import examples
+from grader.specs import strategies
 from grader.specs.model import Check, Exercise
 
 FORMAT = "grader-recorded/1"
@@ -66,20 +66,28 @@ def size(inputs: dict) -> tuple:
     """How big an example reads: its elements, then how far its values are from zero."""
     tensors = [t for t in _tensors(inputs) if not t.is_complex()]
     numel = sum(t.numel() for t in tensors)
-    magnitude = sum(float(torch.nan_to_num(t.detach().double().abs(), 1e300, 1e300).sum())
-                    for t in tensors if t.numel())
+    magnitude = sum(
+        float(torch.nan_to_num(t.detach().double().abs(), 1e300, 1e300).sum())
+        for t in tensors
+        if t.numel()
+    )
     magnitude += sum(abs(f) if math.isfinite(f) else 1e300 for f in _leaves(inputs, float))
     return numel, magnitude
 
 
 def _negative(inputs: dict) -> bool:
-    return any(t.numel() and bool((t.detach() < 0).any()) for t in _tensors(inputs)
-               if t.dtype != torch.bool)
+    return any(
+        t.numel() and bool((t.detach() < 0).any())
+        for t in _tensors(inputs)
+        if t.dtype != torch.bool
+    )
 
 
 def _several(inputs: dict) -> bool:
-    return any(t.numel() >= 2 and bool((t.detach() != t.detach().reshape(-1)[0]).any())
-               for t in _tensors(inputs))
+    return any(
+        t.numel() >= 2 and bool((t.detach() != t.detach().reshape(-1)[0]).any())
+        for t in _tensors(inputs)
+    )
 
 
 SMALL = (lambda inputs: True, _negative, _several)
@@ -93,10 +101,20 @@ def _smallest(exercise: Exercise, check: Check, kind) -> list[dict]:
     strategy = kind.strategy(exercise, check)
     for condition in SMALL:
         try:
-            found.append(find(strategy, condition, settings=settings(
-                database=None, deadline=None, derandomize=True, max_examples=100,
-                phases=(Phase.generate, Phase.shrink),
-                suppress_health_check=list(HealthCheck))))
+            found.append(
+                find(
+                    strategy,
+                    condition,
+                    settings=settings(
+                        database=None,
+                        deadline=None,
+                        derandomize=True,
+                        max_examples=100,
+                        phases=(Phase.generate, Phase.shrink),
+                        suppress_health_check=list(HealthCheck),
+                    ),
+                )
+            )
         except (NoSuchExample, Unsatisfiable):
             continue
     return found
@@ -126,14 +144,25 @@ def record(exercise: Exercise, check: Check, count: int, seed: int) -> examples.
     return examples.Drawn(key=check.id, inputs=unique, memo=memo)
 
 
-def write(path: Path, exercise: Exercise, records: dict[str, examples.Drawn], seed: int,
-          curves: dict | None = None) -> None:
+def write(
+    path: Path,
+    exercise: Exercise,
+    records: dict[str, examples.Drawn],
+    seed: int,
+    curves: dict | None = None,
+) -> None:
     """curves: per check id, the reference over `check --plot`'s grid (grader.grading.plot)."""
-    data = {"format": FORMAT, "exercise": exercise.id, "seed": seed,
-            "checks": {cid: {"inputs": d.inputs, "memo": d.memo} for cid, d in records.items()},
-            "curves": dict(curves or {})}
+    data = {
+        "format": FORMAT,
+        "exercise": exercise.id,
+        "seed": seed,
+        "checks": {cid: {"inputs": d.inputs, "memo": d.memo} for cid, d in records.items()},
+        "curves": dict(curves or {}),
+    }
     Path(path).write_bytes(safepickle.dumps(data))
-    safepickle.loads(Path(path).read_bytes(), examples.allowed())  # what the students' grader will read
+    safepickle.loads(
+        Path(path).read_bytes(), examples.allowed()
+    )  # what the students' grader will read
 
 
 class Record(NamedTuple):
@@ -159,28 +188,38 @@ def load(exercise: Exercise) -> Record:
         if key in _LOADED:
             return _LOADED[key]
         data = safepickle.loads(path.read_bytes(), examples.allowed())
-        if not (isinstance(data, dict) and data.get("format") == FORMAT
-                and data.get("exercise") == exercise.id and isinstance(data.get("checks"), dict)):
+        if not (
+            isinstance(data, dict)
+            and data.get("format") == FORMAT
+            and data.get("exercise") == exercise.id
+            and isinstance(data.get("checks"), dict)
+        ):
             raise ValueError(f"not a {FORMAT} record of {exercise.id}")
         checks = {}
         for cid, entry in data["checks"].items():
             inputs, memo = entry["inputs"], entry["memo"]
-            if not (isinstance(inputs, list) and isinstance(memo, list)
-                    and len(inputs) == len(memo)):
+            if not (
+                isinstance(inputs, list) and isinstance(memo, list) and len(inputs) == len(memo)
+            ):
                 raise ValueError(f"check {cid}: inputs and memo differ in length")
             checks[cid] = examples.Drawn(key=cid, inputs=inputs, memo=memo)
         curves = data.get("curves") or {}
-        if not (isinstance(curves, dict)
-                and all(isinstance(v, torch.Tensor) for v in curves.values())):
+        if not (
+            isinstance(curves, dict) and all(isinstance(v, torch.Tensor) for v in curves.values())
+        ):
             raise ValueError("curves are not tensors by check id")
     except Exception as exc:
-        raise GraderError(f"{path}: the recorded examples cannot be read ({type(exc).__name__}: "
-                          f"{str(exc)[:200]}). Get this exercise's folder again from your "
-                          "course's repository (it comes with the release, unchanged)") from None
+        raise GraderError(
+            f"{path}: the recorded examples cannot be read ({type(exc).__name__}: "
+            f"{str(exc)[:200]}). Get this exercise's folder again from your "
+            "course's repository (it comes with the release, unchanged)"
+        ) from None
     missing = [c.id for c in recordable(exercise) if c.id not in checks]
     if missing:
-        raise GraderError(f"{path}: no recorded examples for check(s) {', '.join(missing)} of "
-                          f"exercises/{exercise.id}/exercise.yaml; get the exercise's folder "
-                          "again from your course's repository")
+        raise GraderError(
+            f"{path}: no recorded examples for check(s) {', '.join(missing)} of "
+            f"exercises/{exercise.id}/exercise.yaml; get the exercise's folder "
+            "again from your course's repository"
+        )
     _LOADED[key] = Record(int(data.get("seed", 0)), checks, curves)
     return _LOADED[key]

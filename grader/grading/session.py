@@ -15,12 +15,11 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from grader.common import safetext, wire
+from grader.grading.judge import error_dict
 from grader.loader.config import Config
 from grader.sandbox.client import Sandbox
 from grader.sandbox.workers import Limits, Worker, WorkerLost
-from grader.grading.judge import error_dict
 from grader.specs.model import Check, Exercise
-
 
 # Reply fields holding encoded values; a new probe puts its values under "data".
 DATA_KEYS = ("outs", "grads", "args_after", "data")
@@ -49,13 +48,21 @@ class ImportFailure(Exception):
 
 
 class Session:
-    def __init__(self, sandbox: Sandbox, exercise: Exercise, scratch: str, config: Config,
-                 hide=(), deadline: float | None = None):
+    def __init__(
+        self,
+        sandbox: Sandbox,
+        exercise: Exercise,
+        scratch: str,
+        config: Config,
+        hide=(),
+        deadline: float | None = None,
+    ):
         self.sandbox, self.exercise, self.scratch, self.config = sandbox, exercise, scratch, config
         self.hide = list(hide)
         """Directories the worker must not see (see sandbox.isolation)."""
-        self.deadline = (time.monotonic() + config.time_per_exercise if deadline is None
-                         else deadline)
+        self.deadline = (
+            time.monotonic() + config.time_per_exercise if deadline is None else deadline
+        )
         """When the exercise's time runs out (monotonic); its phases share it."""
         self.worker: Worker | None = None
         self.initial = _files(scratch)
@@ -86,10 +93,12 @@ class Session:
         return self.deadline - time.monotonic()
 
     def limits(self) -> Limits:
-        return Limits(call_seconds=self.config.time_per_call,
-                      memory_bytes=self.config.memory_per_worker,
-                      output_bytes=self.config.output_cap,
-                      cpu_seconds=int(self.config.time_per_exercise) + 5)
+        return Limits(
+            call_seconds=self.config.time_per_call,
+            memory_bytes=self.config.memory_per_worker,
+            output_bytes=self.config.output_cap,
+            cpu_seconds=int(self.config.time_per_exercise) + 5,
+        )
 
     def _plugin(self) -> list[str] | None:
         """[id, folder] of the exercise's plugin, whose probes the worker needs."""
@@ -101,10 +110,15 @@ class Session:
         if self.worker is not None:
             return
         began = time.monotonic()
-        worker = self.sandbox.spawn(scratch=self.scratch, file=self.exercise.file,
-                                    module=self.exercise.module,
-                                    trap=self.exercise.trap_patterns(), limits=self.limits(),
-                                    hide=self.hide, plugin=self._plugin())
+        worker = self.sandbox.spawn(
+            scratch=self.scratch,
+            file=self.exercise.file,
+            module=self.exercise.module,
+            trap=self.exercise.trap_patterns(),
+            limits=self.limits(),
+            hide=self.hide,
+            plugin=self._plugin(),
+        )
         # Starting a worker is the grader's time, not the student's (milliseconds with the
         # fork server; a Python start-up with portable workers).
         self.deadline += time.monotonic() - began
@@ -123,9 +137,12 @@ class Session:
     def _request(self, check: Check, kind, inputs: dict) -> tuple[dict, wire.Encoder, float]:
         """The probe request for one example, and the seconds its call may take."""
         enc = wire.Encoder()
-        header = {"op": "call", "fn": check.function,
-                  "args": [enc.value(inputs[a.name]) for a in check.args if a.name in inputs],
-                  "forbid": self.forbidden_for(check.function or "")}
+        header = {
+            "op": "call",
+            "fn": check.function,
+            "args": [enc.value(inputs[a.name]) for a in check.args if a.name in inputs],
+            "forbid": self.forbidden_for(check.function or ""),
+        }
         header.update(kind.request(check, inputs, enc))
         return header, enc, self.config.time_per_call * max(1, int(header.get("repeat", 1)))
 
@@ -155,8 +172,7 @@ class Session:
         """The reply's decoded values; last_output is what the call printed after `mark`
         (None: not read, for a stream, whose failures are graded again by call())."""
         try:
-            values = {key: dec.value(reply[key]) if key in reply else None
-                      for key in DATA_KEYS}
+            values = {key: dec.value(reply[key]) if key in reply else None for key in DATA_KEYS}
         except (wire.WireError, ValueError, TypeError, RuntimeError, RecursionError) as exc:
             self.close()
             raise WorkerLost("protocol", str(exc)[:200]) from None
@@ -230,7 +246,7 @@ class Session:
         try:
             worker.sock.settimeout(self.config.time_per_call)
             worker.sock.sendall(frame)
-        except (OSError, socket.timeout):
+        except (TimeoutError, OSError):
             raise self._lost(worker._lost("exit"), mark) from None
 
     def _output_file(self):

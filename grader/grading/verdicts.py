@@ -23,12 +23,17 @@ from pathlib import Path
 
 from grader.common import safepickle
 from grader.loader import speccache
-from grader.submissions import notebook, files as submission
 from grader.outcomes.results import CheckResult, ExerciseResult
 from grader.specs.model import Exercise
+from grader.submissions import files as submission
+from grader.submissions import notebook
 
-_ALLOWED = {("grader.outcomes.results", "ExerciseResult"), ("grader.outcomes.results", "CheckResult"),
-            ("grader.specs.model", "Text"), ("grader.specs.model", "Hint")}
+_ALLOWED = {
+    ("grader.outcomes.results", "ExerciseResult"),
+    ("grader.outcomes.results", "CheckResult"),
+    ("grader.specs.model", "Text"),
+    ("grader.specs.model", "Hint"),
+}
 KEPT_CHECK = {"passed", "failed", "skipped"}
 
 
@@ -51,10 +56,18 @@ def key(exercise: Exercise, submission_dir: Path, config, include_hidden: bool) 
             record = f"{stat.st_size}/{stat.st_mtime_ns}"
         except OSError:
             return None
-    for part in (speccache.code_digest(), exercise.id, exercise.spec_hash,
-                 exercise.plugin_digest, record,
-                 ",".join(c.id for c in exercise.checks), settings, str(include_hidden),
-                 os.environ.get("GRADER_SANDBOX", ""), found[0].name):
+    for part in (
+        speccache.code_digest(),
+        exercise.id,
+        exercise.spec_hash,
+        exercise.plugin_digest,
+        record,
+        ",".join(c.id for c in exercise.checks),
+        settings,
+        str(include_hidden),
+        os.environ.get("GRADER_SANDBOX", ""),
+        found[0].name,
+    ):
         h.update(part.encode() + b"\0")
     h.update(data)
     # The files its scratch copy gets beside it (a helper module it may import): with no

@@ -12,8 +12,16 @@ from grader.common.errors import GraderError, SpecError
 
 LANGUAGES = ("id", "en")
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(B|KiB|MiB|GiB|KB|MB|GB)?\s*$")
-_UNITS = {None: 1, "B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30,
-          "KB": 10**3, "MB": 10**6, "GB": 10**9}
+_UNITS = {
+    None: 1,
+    "B": 1,
+    "KiB": 2**10,
+    "MiB": 2**20,
+    "GiB": 2**30,
+    "KB": 10**3,
+    "MB": 10**6,
+    "GB": 10**9,
+}
 
 
 @dataclass(frozen=True)
@@ -42,7 +50,7 @@ class Config:
     """SQLite file where `batch` records every run (None: no gradebook); relative paths are
     relative to the config file."""
 
-    def with_overrides(self, **changes) -> "Config":
+    def with_overrides(self, **changes) -> Config:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
@@ -92,12 +100,17 @@ def _gradebook(node, base: Path) -> Path:
     """A file path for the SQLite gradebook, relative to the config file's folder."""
     text = node.get_typed("gradebook", str, what="a file path such as grades/gradebook.sqlite")
     if not text.strip():
-        raise node.error("gradebook", "expected a file path such as grades/gradebook.sqlite, "
-                                      "got an empty string")
+        raise node.error(
+            "gradebook",
+            "expected a file path such as grades/gradebook.sqlite, got an empty string",
+        )
     path = base / Path(text.strip()).expanduser()
     if path.is_dir():
-        raise node.error("gradebook", f"{text!r} is a directory; give a file inside it, "
-                                      f"such as {text.rstrip('/')}/gradebook.sqlite")
+        raise node.error(
+            "gradebook",
+            f"{text!r} is a directory; give a file inside it, "
+            f"such as {text.rstrip('/')}/gradebook.sqlite",
+        )
     return path
 
 
@@ -119,8 +132,9 @@ def grading_seed(config: Config) -> tuple[int, str]:
         try:
             return int(text), f"${GRADING_SEED_ENV}"
         except ValueError:
-            raise GraderError(f"${GRADING_SEED_ENV}: expected an integer seed, got "
-                              f"{text[:40]!r}") from None
+            raise GraderError(
+                f"${GRADING_SEED_ENV}: expected an integer seed, got {text[:40]!r}"
+            ) from None
     if config.grading_seed is not None:
         return config.grading_seed, "grading_seed"
     return config.seed, "seed (public)"

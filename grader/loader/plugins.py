@@ -26,6 +26,7 @@ def load(exercise_id: str, exercise_dir: Path, display: str) -> Path | None:
     if where is None:
         return None
     from grader.checks import KINDS  # torch: not for `merge` and the commands that need none
+
     try:
         kinds = plugins.module(exercise_id, where, "kinds")
     except plugins.PluginError as exc:
@@ -35,10 +36,14 @@ def load(exercise_id: str, exercise_dir: Path, display: str) -> Path | None:
     for kind in getattr(kinds, "KINDS", ()) if kinds else ():
         if kind.name in KINDS and _OWNER.get(kind.name) != exercise_id:
             owner = _OWNER.get(kind.name)
-            raise SpecError(display, None, "plugin",
-                            f"{where / 'kinds.py'}: kind {kind.name!r} exists already ("
-                            f"{'exercise ' + owner + chr(39) + 's plugin' if owner else 'a core kind'}"
-                            "); give it another name")
+            raise SpecError(
+                display,
+                None,
+                "plugin",
+                f"{where / 'kinds.py'}: kind {kind.name!r} exists already ("
+                f"{'exercise ' + owner + chr(39) + 's plugin' if owner else 'a core kind'}"
+                "); give it another name",
+            )
         _OWNER[kind.name] = exercise_id
         KINDS[kind.name] = kind
     for cls in getattr(kinds, "DATA", ()) if kinds else ():
@@ -47,7 +52,10 @@ def load(exercise_id: str, exercise_dir: Path, display: str) -> Path | None:
 
 
 def _failure(exc: BaseException, where: Path) -> str:
-    frames = [f for f in traceback.extract_tb(exc.__traceback__)
-              if Path(f.filename).resolve().is_relative_to(where.resolve())]
+    frames = [
+        f
+        for f in traceback.extract_tb(exc.__traceback__)
+        if Path(f.filename).resolve().is_relative_to(where.resolve())
+    ]
     place = f"{frames[-1].filename}, line {frames[-1].lineno}: " if frames else f"{where}: "
     return f"{place}the plugin failed to import: {type(exc).__name__}: {exc}"

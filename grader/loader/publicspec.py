@@ -41,8 +41,10 @@ def public(text: str, recorded: str | None = None) -> tuple[str, int]:
         expected["hints"] = [_without(h, gone) for h in data["hints"]]
     if recorded is not None:
         expected.pop(REFERENCES, None)
-        expected["checks"] = [{k: v for k, v in c.items() if k != REFERENCE}
-                              if isinstance(c, dict) else c for c in expected["checks"]]
+        expected["checks"] = [
+            {k: v for k, v in c.items() if k != REFERENCE} if isinstance(c, dict) else c
+            for c in expected["checks"]
+        ]
         expected[RECORDED] = recorded
     cut = _cut(text, hidden, expected.get(KEY), recorded)
     if cut is not None and _loads(cut) == expected:
@@ -99,11 +101,15 @@ def _cut(text: str, hidden: list[int], count: int | None, recorded: str | None) 
     if out and not out.endswith("\n"):
         out += "\n"
     if count is not None:
-        out += ("# Checks your teacher runs when grading the class; they are not in this "
-                "copy.\n" + f"{KEY}: {count}\n")
+        out += (
+            "# Checks your teacher runs when grading the class; they are not in this "
+            "copy.\n" + f"{KEY}: {count}\n"
+        )
     if recorded is not None:
-        out += ("# The examples this copy grades with, and what the reference gave on them "
-                "(python -m grader release).\n" + f"{RECORDED}: {recorded}\n")
+        out += (
+            "# The examples this copy grades with, and what the reference gave on them "
+            "(python -m grader release).\n" + f"{RECORDED}: {recorded}\n"
+        )
     return out
 
 
@@ -115,8 +121,11 @@ def _last_line(node) -> int:
         return end.line - (1 if end.column == 0 and end.line > node.start_mark.line else 0)
     if node.flow_style:
         return node.end_mark.line
-    parts = node.value if isinstance(node, yaml.SequenceNode) else [
-        part for pair in node.value for part in pair]
+    parts = (
+        node.value
+        if isinstance(node, yaml.SequenceNode)
+        else [part for pair in node.value for part in pair]
+    )
     return max((_last_line(p) for p in parts), default=node.start_mark.line)
 
 
@@ -133,5 +142,7 @@ _Dumper.add_representer(str, _str)
 
 
 def _dump(data: dict) -> str:
-    return ("# The teacher's spec without its hidden checks (python -m grader release).\n"
-            + yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100))
+    return (
+        "# The teacher's spec without its hidden checks (python -m grader release).\n"
+        + yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    )

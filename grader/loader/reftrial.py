@@ -12,13 +12,19 @@ import dataclasses
 
 from hypothesis import HealthCheck, Phase, given, settings
 
-from grader.specs import refs, strategies
 from grader.common.errors import SpecError
-from grader.specs.model import Check, Exercise
 from grader.common.textform import counterexample
+from grader.specs import refs, strategies
+from grader.specs.model import Check, Exercise
 
-_ONE = settings(max_examples=1, database=None, deadline=None, derandomize=True,
-                phases=(Phase.generate,), suppress_health_check=list(HealthCheck))
+_ONE = settings(
+    max_examples=1,
+    database=None,
+    deadline=None,
+    derandomize=True,
+    phases=(Phase.generate,),
+    suppress_health_check=list(HealthCheck),
+)
 
 
 def draw_one(exercise: Exercise, check: Check) -> dict:
@@ -61,14 +67,18 @@ def try_references(exercise: Exercise, display: str) -> None:
                 raise _error(exercise, check, inputs, exc, display) from None
 
 
-def _error(exercise: Exercise, check: Check, inputs: dict, exc: Exception,
-           display: str) -> SpecError:
+def _error(
+    exercise: Exercise, check: Check, inputs: dict, exc: Exception, display: str
+) -> SpecError:
     ref = exercise.references[check.expect.of]
     cause = exc.__cause__ if isinstance(exc, refs.SpecBug) and exc.__cause__ else exc
     what = "its gradient" if check.expect.grad else "it"
     first = (str(cause).strip().splitlines() or [""])[0][:300]
     return SpecError(
-        display, ref.line, f"references.{ref.name}.expr",
+        display,
+        ref.line,
+        f"references.{ref.name}.expr",
         f"evaluating {what} failed with {type(cause).__name__}: {first} (for check "
         f"{check.id!r}, line {check.node.line}, on the drawn example "
-        f"{counterexample(check, inputs)}); fix the expression {ref.expr!r}")
+        f"{counterexample(check, inputs)}); fix the expression {ref.expr!r}",
+    )

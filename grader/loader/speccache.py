@@ -43,8 +43,10 @@ def code_digest() -> str:
     from grader import __version__
 
     h = hashlib.sha256()
-    h.update(f"{__version__}/{torch.__version__}/{hypothesis.__version__}/"
-             f"{numpy.__version__}/{platform.python_version()}".encode())
+    h.update(
+        f"{__version__}/{torch.__version__}/{hypothesis.__version__}/"
+        f"{numpy.__version__}/{platform.python_version()}".encode()
+    )
     package = Path(__file__).resolve().parents[1]
     for path in sorted(package.rglob("*.py")):
         h.update(str(path.relative_to(package)).encode() + b"\0")

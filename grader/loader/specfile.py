@@ -11,8 +11,9 @@ from pathlib import Path
 
 from grader.common import plugins as common_plugins
 from grader.common import yamlfile
-from grader.loader import plugins
 from grader.common.errors import SpecError
+from grader.common.yamlfile import Node, NodeList
+from grader.loader import plugins
 from grader.specs.model import (
     DTYPES,
     FORMAT,
@@ -25,7 +26,6 @@ from grader.specs.model import (
     TensorArg,
     Text,
 )
-from grader.common.yamlfile import Node, NodeList
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -57,24 +57,32 @@ def load_references(node: Node) -> dict:
         args = body.get_typed("args", NodeList)
         for i, a in enumerate(args):
             if not isinstance(a, str) or not _NAME.match(a):
-                raise SpecError(body.file, args.where(i), f"{body.path}.args[{i}]",
-                                f"expected an argument name, got {a!r}")
+                raise SpecError(
+                    body.file,
+                    args.where(i),
+                    f"{body.path}.args[{i}]",
+                    f"expected an argument name, got {a!r}",
+                )
         expr = body.get_typed("expr", str)
         try:
             code = compile(expr.strip(), f"{body.file}:{body.where('expr')}", "eval")
         except SyntaxError as exc:
             raise body.error("expr", f"not a Python expression: {exc.msg}") from None
-        refs[name] = Reference(name=name, args=tuple(args), expr=expr.strip(), code=code,
-                               line=body.where("expr"))
+        refs[name] = Reference(
+            name=name, args=tuple(args), expr=expr.strip(), code=code, line=body.where("expr")
+        )
     return refs
 
 
 def load_dims(node: Node) -> dict:
     dims = {}
     for name, rng in node.items():
-        if not (isinstance(rng, NodeList) and len(rng) == 2
-                and all(isinstance(v, int) and not isinstance(v, bool) for v in rng)
-                and 0 <= rng[0] <= rng[1]):
+        if not (
+            isinstance(rng, NodeList)
+            and len(rng) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in rng)
+            and 0 <= rng[0] <= rng[1]
+        ):
             raise node.error(name, f"expected [min, max] sizes such as [1, 5], got {rng!r}")
         dims[name] = (rng[0], rng[1])
     return dims
@@ -99,8 +107,12 @@ def load_arg(node: Node, name: str, dims: dict):
         for i, d in enumerate(shape):
             if not ((isinstance(d, int) and not isinstance(d, bool) and d >= 0) or d in dims):
                 known = ", ".join(sorted(dims)) or "none defined"
-                raise SpecError(body.file, shape.where(i), f"{body.path}.shape[{i}]",
-                                f"{d!r} is neither a size nor a dimension in `dims` ({known})")
+                raise SpecError(
+                    body.file,
+                    shape.where(i),
+                    f"{body.path}.shape[{i}]",
+                    f"{d!r} is neither a size nor a dimension in `dims` ({known})",
+                )
         shape = tuple(shape)
     dtype = body.get_typed("dtype", str, None)
     if dtype is not None and dtype not in DTYPES:
@@ -109,9 +121,16 @@ def load_arg(node: Node, name: str, dims: dict):
     high = float(body.get_typed("high", float, 5.0))
     if low > high:
         raise body.error("low", f"low ({low}) is above high ({high})")
-    return TensorArg(name=name, shape=shape, low=low, high=high, dtype=dtype, like=like,
-                     contiguous=body.get_typed("contiguous", bool, True),
-                     requires_grad=body.get_typed("requires_grad", bool, False))
+    return TensorArg(
+        name=name,
+        shape=shape,
+        low=low,
+        high=high,
+        dtype=dtype,
+        like=like,
+        contiguous=body.get_typed("contiguous", bool, True),
+        requires_grad=body.get_typed("requires_grad", bool, False),
+    )
 
 
 def load_expect(node: Node, refs: dict, arg_names, recorded: bool = False) -> Expect:
@@ -125,39 +144,65 @@ def load_expect(node: Node, refs: dict, arg_names, recorded: bool = False) -> Ex
         refs = {of: Reference(name=of, args=tuple(arg_names), expr="", code=None)}
     if of not in refs:
         known = ", ".join(sorted(refs)) or "none defined"
-        raise body.error("grad_of" if grad else "value_of",
-                         f"unknown reference {of!r}; defined in `references`: {known}")
+        raise body.error(
+            "grad_of" if grad else "value_of",
+            f"unknown reference {of!r}; defined in `references`: {known}",
+        )
     missing = [a for a in refs[of].args if a not in arg_names]
     if missing:
-        raise node.error("expect", f"reference {of} needs argument(s) {', '.join(missing)}, "
-                                   "which this check's `args` do not define")
+        raise node.error(
+            "expect",
+            f"reference {of} needs argument(s) {', '.join(missing)}, "
+            "which this check's `args` do not define",
+        )
     wrt = body.get("wrt")
     if grad:
         if wrt is None:
             raise body.error("grad_of", "gradients need `wrt:` (a name, a list or a mapping)")
-        names = list(wrt.values()) if isinstance(wrt, dict) else (
-            list(wrt) if isinstance(wrt, list) else [wrt])
+        names = (
+            list(wrt.values())
+            if isinstance(wrt, dict)
+            else (list(wrt) if isinstance(wrt, list) else [wrt])
+        )
         for n in names:
             if n not in refs[of].args:
                 raise body.error("wrt", f"{n!r} is not an argument of reference {of}")
-        wrt = dict(wrt) if isinstance(wrt, dict) else (tuple(wrt) if isinstance(wrt, list) else wrt)
+        wrt = (
+            dict(wrt) if isinstance(wrt, dict) else (tuple(wrt) if isinstance(wrt, list) else wrt)
+        )
     upstream = body.get_typed("upstream", str, None)
     if upstream is not None and upstream not in arg_names:
         raise body.error("upstream", f"{upstream!r} is not one of this check's args")
     return Expect(of=of, grad=grad, wrt=wrt, upstream=upstream)
 
 
-def load_check(node: Node, refs: dict, dims: dict, default_dtype: str,
-               recorded: bool = False) -> Check:
+def load_check(
+    node: Node, refs: dict, dims: dict, default_dtype: str, recorded: bool = False
+) -> Check:
     from grader.checks import KINDS
 
     kind_name = node.get_typed("kind", str)
     kind = KINDS.get(kind_name)
     if kind is None:
-        raise node.error("kind", f"unknown check kind {kind_name!r}; known: "
-                                 f"{', '.join(sorted(KINDS))}")
-    common = {"id", "kind", "title", "points", "function", "args", "expect", "hint", "hidden",
-              "examples", "dtypes", "bonus", "constraint", "rationale"}
+        raise node.error(
+            "kind", f"unknown check kind {kind_name!r}; known: {', '.join(sorted(KINDS))}"
+        )
+    common = {
+        "id",
+        "kind",
+        "title",
+        "points",
+        "function",
+        "args",
+        "expect",
+        "hint",
+        "hidden",
+        "examples",
+        "dtypes",
+        "bonus",
+        "constraint",
+        "rationale",
+    }
     node.reject_unknown(common | set(kind.OPTIONS))
     check_id = node.get_typed("id", str)
     if not _ID.match(check_id):
@@ -176,28 +221,59 @@ def load_check(node: Node, refs: dict, dims: dict, default_dtype: str,
         dtypes = (default_dtype,)
     for i, d in enumerate(dtypes):
         if d not in DTYPES:
-            raise SpecError(node.file, dtypes.where(i), f"{node.path}.dtypes[{i}]",
-                            f"expected one of {', '.join(DTYPES)}, got {d!r}")
+            raise SpecError(
+                node.file,
+                dtypes.where(i),
+                f"{node.path}.dtypes[{i}]",
+                f"expected one of {', '.join(DTYPES)}, got {d!r}",
+            )
     expect = load_expect(node, refs, names, recorded) if "expect" in node else None
     options = {key: node[key] for key in kind.OPTIONS if key in node}
     examples = node.get_typed("examples", int, None)
     check = Check(
-        id=check_id, kind=kind_name, title=text(node, "title"), points=float(points),
-        function=node.get_typed("function", str, None), args=args, expect=expect,
-        hint=text(node, "hint", None), hidden=node.get_typed("hidden", bool, False),
-        bonus=node.get_typed("bonus", bool, False), examples=examples, dtypes=tuple(dtypes), options=options, node=node,
-        constraint=node.get_typed("constraint", bool, False), recorded=recorded,
+        id=check_id,
+        kind=kind_name,
+        title=text(node, "title"),
+        points=float(points),
+        function=node.get_typed("function", str, None),
+        args=args,
+        expect=expect,
+        hint=text(node, "hint", None),
+        hidden=node.get_typed("hidden", bool, False),
+        bonus=node.get_typed("bonus", bool, False),
+        examples=examples,
+        dtypes=tuple(dtypes),
+        options=options,
+        node=node,
+        constraint=node.get_typed("constraint", bool, False),
+        recorded=recorded,
         rationale=node.get_typed("rationale", str, None),
     )
     if check.rationale is not None and not check.hidden:
-        raise node.error("rationale", "only a hidden check takes a rationale (why no mutant "
-                                      "needs it); remove it here")
+        raise node.error(
+            "rationale",
+            "only a hidden check takes a rationale (why no mutant needs it); remove it here",
+        )
     kind.validate(check)
     return check
 
 
-TOP_KEYS = {"format", "id", "file", "title", "instructions", "topics", "hints", "references",
-            "dims", "dtype", "checks", "tolerances", "hidden_checks", "recorded"}
+TOP_KEYS = {
+    "format",
+    "id",
+    "file",
+    "title",
+    "instructions",
+    "topics",
+    "hints",
+    "references",
+    "dims",
+    "dtype",
+    "checks",
+    "tolerances",
+    "hidden_checks",
+    "recorded",
+}
 
 
 def load(path: Path, root: Path | None = None) -> Exercise:
@@ -241,8 +317,12 @@ def load(path: Path, root: Path | None = None) -> Exercise:
     hints = []
     for i, h in enumerate(hints_node):
         if not isinstance(h, Node):
-            raise SpecError(display, hints_node.where(i), f"hints[{i}]",
-                            "expected a mapping with id and en texts")
+            raise SpecError(
+                display,
+                hints_node.where(i),
+                f"hints[{i}]",
+                "expected a mapping with id and en texts",
+            )
         h.reject_unknown({"id", "en", "after_failures", "checks"})
         after = h.get_typed("after_failures", int, 0)
         if after < 0:
@@ -250,10 +330,20 @@ def load(path: Path, root: Path | None = None) -> Exercise:
         helps = h.get_typed("checks", NodeList, NodeList())
         for j, check_id in enumerate(helps):
             if check_id not in seen:
-                raise SpecError(display, helps.where(j), f"hints[{i}].checks[{j}]",
-                                f"unknown check id {check_id!r}; checks: {', '.join(sorted(seen))}")
-        hints.append(Hint(id=h.get_typed("id", str).strip(), en=h.get_typed("en", str).strip(),
-                          after_failures=after, checks=tuple(helps)))
+                raise SpecError(
+                    display,
+                    helps.where(j),
+                    f"hints[{i}].checks[{j}]",
+                    f"unknown check id {check_id!r}; checks: {', '.join(sorted(seen))}",
+                )
+        hints.append(
+            Hint(
+                id=h.get_typed("id", str).strip(),
+                en=h.get_typed("en", str).strip(),
+                after_failures=after,
+                checks=tuple(helps),
+            )
+        )
     topics = node.get_typed("topics", NodeList, NodeList())
     tolerances = {}
     for dt, tol in node.child("tolerances", Node()).items():
@@ -263,12 +353,22 @@ def load(path: Path, root: Path | None = None) -> Exercise:
         tolerances[dt] = (float(tol.get_typed("rtol", float)), float(tol.get_typed("atol", float)))
     spec_bytes = path.read_bytes()
     exercise = Exercise(
-        id=ex_id, file=file, title=text(node, "title"), instructions=text(node, "instructions"),
-        topics=tuple(str(t) for t in topics), hints=tuple(hints), references=refs, dims=dims,
-        checks=tuple(checks), path=path,
-        spec_hash=hashlib.sha256(spec_bytes).hexdigest()[:16], tolerances=tolerances,
-        hidden_checks=_count(node, "hidden_checks"), recorded=recorded,
-        plugin=plugin, plugin_digest=common_plugins.digest(plugin) if plugin else "",
+        id=ex_id,
+        file=file,
+        title=text(node, "title"),
+        instructions=text(node, "instructions"),
+        topics=tuple(str(t) for t in topics),
+        hints=tuple(hints),
+        references=refs,
+        dims=dims,
+        checks=tuple(checks),
+        path=path,
+        spec_hash=hashlib.sha256(spec_bytes).hexdigest()[:16],
+        tolerances=tolerances,
+        hidden_checks=_count(node, "hidden_checks"),
+        recorded=recorded,
+        plugin=plugin,
+        plugin_digest=common_plugins.digest(plugin) if plugin else "",
     )
     if recorded is None:
         from grader.loader.reftrial import try_references_once
@@ -287,9 +387,12 @@ def _recorded(node: Node, path: Path) -> Path | None:
         raise node.error("recorded", f"expected a file name beside exercise.yaml, got {name!r}")
     found = path.parent / name
     if not found.is_file():
-        raise node.error("recorded", f"{name} is missing beside this spec; it comes with the "
-                                     "students' release (python -m grader release): get the "
-                                     "exercise folder again from your course's repository")
+        raise node.error(
+            "recorded",
+            f"{name} is missing beside this spec; it comes with the "
+            "students' release (python -m grader release): get the "
+            "exercise folder again from your course's repository",
+        )
     return found
 
 

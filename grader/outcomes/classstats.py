@@ -106,11 +106,15 @@ def compute(results: list[SubmissionResult], attempt=None) -> ClassStats:
         counts[_bin(r)] += 1
         for e in r.exercises:
             ex = exercises.setdefault(e.id, ExerciseStats(e.id, e.title, e.max_score))
-            how = "missing" if e.status == "missing" else (
-                attempt(r.submission, e.id) if attempt else "attempted")
+            how = (
+                "missing"
+                if e.status == "missing"
+                else (attempt(r.submission, e.id) if attempt else "attempted")
+            )
             for c in e.checks:  # every check is listed, even one nobody attempted
-                checks.setdefault((e.id, c.id), CheckStats(e.id, c.id, c.title, c.kind,
-                                                           c.hidden, c.bonus))
+                checks.setdefault(
+                    (e.id, c.id), CheckStats(e.id, c.id, c.title, c.kind, c.hidden, c.bonus)
+                )
             if how != "attempted":
                 ex.not_attempted[how] += 1
                 continue
@@ -119,14 +123,20 @@ def compute(results: list[SubmissionResult], attempt=None) -> ClassStats:
             for c in e.checks:
                 checks[(e.id, c.id)].statuses[c.status] += 1
     order = {key: i for i, key in enumerate(checks)}
-    ranked = sorted(checks.values(),  # nobody attempted: no rate, listed last
-                    key=lambda c: (not c.total, c.rate, order[(c.exercise, c.check)]))
+    ranked = sorted(
+        checks.values(),  # nobody attempted: no rate, listed last
+        key=lambda c: (not c.total, c.rate, order[(c.exercise, c.check)]),
+    )
     width = 100 / BUCKETS
     distribution = [(i * width, (i + 1) * width, counts[i]) for i in range(BUCKETS)]
     distribution.append((100.0, 100.0, counts[BUCKETS]))
     max_score = max((r.max_score for r in results), default=0.0)
-    return ClassStats(submissions=len(results), max_score=max_score,
-                      scores=[r.score for r in results],
-                      full_marks=sum(_full(r) for r in results),
-                      distribution=distribution, exercises=list(exercises.values()),
-                      checks=ranked)
+    return ClassStats(
+        submissions=len(results),
+        max_score=max_score,
+        scores=[r.score for r in results],
+        full_marks=sum(_full(r) for r in results),
+        distribution=distribution,
+        exercises=list(exercises.values()),
+        checks=ranked,
+    )

@@ -87,22 +87,45 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def record(path: Path, results: list[SubmissionResult], *, files: dict, command: str,
-           shard: tuple[int, int] | None = None) -> int:
+def record(
+    path: Path,
+    results: list[SubmissionResult],
+    *,
+    files: dict,
+    command: str,
+    shard: tuple[int, int] | None = None,
+) -> int:
     """Store one run; returns its id. files: per submission, exercise id to file hash."""
     with closing(_connect(path)) as conn, conn:
-        cur = conn.execute("INSERT INTO runs (recorded, command, shard) VALUES (?, ?, ?)",
-                           (datetime.now(timezone.utc).isoformat(timespec="seconds"), command,
-                            f"{shard[0]}/{shard[1]}" if shard else None))
+        cur = conn.execute(
+            "INSERT INTO runs (recorded, command, shard) VALUES (?, ?, ?)",
+            (
+                datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                command,
+                f"{shard[0]}/{shard[1]}" if shard else None,
+            ),
+        )
         run = cur.lastrowid
         for r in results:
-            conn.execute("INSERT INTO scores VALUES (?, ?, ?, ?, ?, ?)",
-                         (run, r.submission, r.score, r.max_score,
-                          json.dumps(r.environment, sort_keys=True),
-                          json.dumps(files.get(r.submission, {}), sort_keys=True)))
-            conn.executemany("INSERT INTO checks VALUES (?, ?, ?, ?, ?, ?, ?)",
-                             [(run, r.submission, e.id, c.id, c.status, c.points, c.max_points)
-                              for e in r.exercises for c in e.checks])
+            conn.execute(
+                "INSERT INTO scores VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    run,
+                    r.submission,
+                    r.score,
+                    r.max_score,
+                    json.dumps(r.environment, sort_keys=True),
+                    json.dumps(files.get(r.submission, {}), sort_keys=True),
+                ),
+            )
+            conn.executemany(
+                "INSERT INTO checks VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (run, r.submission, e.id, c.id, c.status, c.points, c.max_points)
+                    for e in r.exercises
+                    for c in e.checks
+                ],
+            )
     return run
 
 
@@ -110,20 +133,39 @@ def changes(path: Path, run: int) -> list[Change]:
     """Submissions of `run` whose score or checks differ from their own previous run."""
     with closing(_connect(path)) as conn:
         out = []
-        rows = conn.execute("SELECT submission, score, max_score, environment, files FROM scores "
-                            "WHERE run = ? ORDER BY submission", (run,)).fetchall()
+        rows = conn.execute(
+            "SELECT submission, score, max_score, environment, files FROM scores "
+            "WHERE run = ? ORDER BY submission",
+            (run,),
+        ).fetchall()
         for sub, score, max_score, env, files in rows:
-            prev = conn.execute("SELECT run, score, max_score, environment, files FROM scores "
-                                "WHERE submission = ? AND run < ? ORDER BY run DESC LIMIT 1",
-                                (sub, run)).fetchone()
+            prev = conn.execute(
+                "SELECT run, score, max_score, environment, files FROM scores "
+                "WHERE submission = ? AND run < ? ORDER BY run DESC LIMIT 1",
+                (sub, run),
+            ).fetchone()
             if prev is None:
                 continue
             flips = _flips(conn, sub, prev[0], run)
             if not flips and prev[1] == score and prev[2] == max_score:
                 continue
-            out.append(Change(sub, prev[0], prev[1], score, prev[2], max_score, flips,
-                              _causes(json.loads(prev[3]), json.loads(env),
-                                      json.loads(prev[4]), json.loads(files))))
+            out.append(
+                Change(
+                    sub,
+                    prev[0],
+                    prev[1],
+                    score,
+                    prev[2],
+                    max_score,
+                    flips,
+                    _causes(
+                        json.loads(prev[3]),
+                        json.loads(env),
+                        json.loads(prev[4]),
+                        json.loads(files),
+                    ),
+                )
+            )
         return out
 
 
@@ -135,9 +177,14 @@ def previous_runs(path: Path, run: int) -> int:
 
 def _flips(conn, submission: str, before: int, after: int) -> list[Flip]:
     def rows(run):
-        return {(e, c): (s, p) for e, c, s, p in conn.execute(
-            "SELECT exercise, check_id, status, points FROM checks WHERE run = ? AND "
-            "submission = ? ORDER BY rowid", (run, submission))}
+        return {
+            (e, c): (s, p)
+            for e, c, s, p in conn.execute(
+                "SELECT exercise, check_id, status, points FROM checks WHERE run = ? AND "
+                "submission = ? ORDER BY rowid",
+                (run, submission),
+            )
+        }
 
     old, new = rows(before), rows(after)
     keys = list(new) + [k for k in old if k not in new]

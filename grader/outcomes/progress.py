@@ -33,7 +33,7 @@ def unwritten(e: ExerciseResult) -> list[str]:
     names: list[str] = []
     for c in e.checks:
         if (c.cause or "").startswith(UNWRITTEN):
-            name = c.cause[len(UNWRITTEN):]
+            name = c.cause[len(UNWRITTEN) :]
             if name not in names:
                 names.append(name)
     return names
@@ -78,6 +78,12 @@ def view(result: SubmissionResult, directory: Path, files: dict[str, str] | None
     entries = []
     for e in result.exercises:
         failing = sum(1 for c in e.checks if not c.bonus and c.status != "passed")
-        entries.append(Entry(result=e, state=state(e), failing=failing,
-                             file=_where(directory, e, files.get(e.id, f"{e.id}.py"))))
+        entries.append(
+            Entry(
+                result=e,
+                state=state(e),
+                failing=failing,
+                file=_where(directory, e, files.get(e.id, f"{e.id}.py")),
+            )
+        )
     return Course(entries=entries, score=result.score, max_score=result.max_score)

@@ -24,8 +24,11 @@ _SKIP = {"__pycache__"}
 def _files(folder: Path):
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder)
-        if path.is_file() and not any(p in _SKIP or p.startswith(".") for p in rel.parts) \
-                and path.suffix != ".pyc":
+        if (
+            path.is_file()
+            and not any(p in _SKIP or p.startswith(".") for p in rel.parts)
+            and path.suffix != ".pyc"
+        ):
             yield path, rel
 
 
@@ -55,11 +58,18 @@ def build(*, root: Path, exercises: list[Exercise], path: Path) -> list[str]:
                 _add(z, f"exercises/{e.id}/{rel.as_posix()}", file.read_bytes())
         _add(z, "exercises/ORDER", "".join(f"{e.id}\n" for e in exercises).encode())
         if (root / "config.yaml").is_file():
-            _add(z, "config.yaml",
-                 public_config((root / "config.yaml").read_text(encoding="utf-8"),
-                               grading_seed=True).encode())
+            _add(
+                z,
+                "config.yaml",
+                public_config(
+                    (root / "config.yaml").read_text(encoding="utf-8"), grading_seed=True
+                ).encode(),
+            )
         if (root / "requirements.txt").is_file():
-            _add(z, "requirements.txt",
-                 public_requirements((root / "requirements.txt").read_text()).encode())
+            _add(
+                z,
+                "requirements.txt",
+                public_requirements((root / "requirements.txt").read_text()).encode(),
+            )
         names = z.namelist()
     return names

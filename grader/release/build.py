@@ -20,11 +20,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.grading import plot, recorded
-from grader.loader import config as config_mod, publicspec
-from grader.release import selfcheck as releasecheck
 from grader.common import plugins
 from grader.common.errors import GraderError
+from grader.grading import plot, recorded
+from grader.loader import config as config_mod
+from grader.loader import publicspec
+from grader.release import selfcheck as releasecheck
 from grader.specs.model import Exercise
 
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -48,50 +49,73 @@ class Release:
     """Whether the teacher's config holds a grading seed apart from the public one."""
 
 
-def release(*, root: Path, out: Path, exercises: list[Exercise], force: bool = False,
-            python: str | None = None, on_step=None) -> Release:
+def release(
+    *,
+    root: Path,
+    out: Path,
+    exercises: list[Exercise],
+    force: bool = False,
+    python: str | None = None,
+    on_step=None,
+) -> Release:
     """Write the students' repository for these exercises to OUT, checked before it is written.
 
     on_step(text) is told what is being done (the starters' grading takes a while)."""
     root, out = Path(root).resolve(), Path(out)
     check_target(root, out, force)
     staging = Path(tempfile.mkdtemp(prefix="grader-release-"))
-    config = config_mod.load_or_default(root / "config.yaml" if (root / "config.yaml").is_file()
-                                        else None)
+    config = config_mod.load_or_default(
+        root / "config.yaml" if (root / "config.yaml").is_file() else None
+    )
     try:
         hidden = write_tree(root=root, exercises=exercises, dest=staging)
         counts = write_records(exercises=exercises, dest=staging, config=config, on_step=on_step)
-        releasecheck.verify(folder=staging, root=root, exercises=exercises, python=python,
-                            on_step=on_step)
+        releasecheck.verify(
+            folder=staging, root=root, exercises=exercises, python=python, on_step=on_step
+        )
         for cache in staging.rglob("__pycache__"):
             shutil.rmtree(cache, ignore_errors=True)
         files = sum(1 for p in staging.rglob("*") if p.is_file())
         install(staging, out)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return Release(out=out, exercises=[e.id for e in exercises], hidden=hidden, files=files,
-                   recorded=counts, grading_seed=config.grading_seed is not None)
+    return Release(
+        out=out,
+        exercises=[e.id for e in exercises],
+        hidden=hidden,
+        files=files,
+        recorded=counts,
+        grading_seed=config.grading_seed is not None,
+    )
 
 
 def check_target(root: Path, out: Path, force: bool) -> None:
     """OUT lies outside the project and holds nothing (but a .git) unless --force."""
     o = out.resolve()
     if o == root or o.is_relative_to(root):
-        raise GraderError(f"release: {out} is inside the project {root}; write the students' "
-                          f"copy outside it, e.g. ../{root.name}-student")
+        raise GraderError(
+            f"release: {out} is inside the project {root}; write the students' "
+            f"copy outside it, e.g. ../{root.name}-student"
+        )
     if root.is_relative_to(o):
-        raise GraderError(f"release: {out} contains the project {root}; choose a new folder "
-                          f"outside it, e.g. ../{root.name}-student")
+        raise GraderError(
+            f"release: {out} contains the project {root}; choose a new folder "
+            f"outside it, e.g. ../{root.name}-student"
+        )
     if o.exists() and not o.is_dir():
         raise GraderError(f"release: {out} is a file; give a folder")
     if not o.exists() or not [p for p in o.iterdir() if p.name != KEEP]:
         return
     if not force:
-        raise GraderError(f"release: {out} is not empty; choose a new or empty folder, or add "
-                          f"--force to replace what is in it (its {KEEP} is kept)")
+        raise GraderError(
+            f"release: {out} is not empty; choose a new or empty folder, or add "
+            f"--force to replace what is in it (its {KEEP} is kept)"
+        )
     if o == Path.home().resolve() or o == Path(o.anchor):
-        raise GraderError(f"release: refusing to replace the contents of {out}; choose a "
-                          "folder for the students' repository")
+        raise GraderError(
+            f"release: refusing to replace the contents of {out}; choose a "
+            "folder for the students' repository"
+        )
 
 
 def write_tree(*, root: Path, exercises: list[Exercise], dest: Path) -> dict[str, int]:
@@ -105,13 +129,15 @@ def write_tree(*, root: Path, exercises: list[Exercise], dest: Path) -> dict[str
         if starter.is_file():  # a missing one is told by the release's own check
             shutil.copyfile(starter, target / e.file)
         copy_plugin(e, target)
-        text, hidden[e.id] = publicspec.public(e.path.read_text(encoding="utf-8"),
-                                               recorded=recorded.RECORD_FILE)
+        text, hidden[e.id] = publicspec.public(
+            e.path.read_text(encoding="utf-8"), recorded=recorded.RECORD_FILE
+        )
         (target / e.path.name).write_text(text, encoding="utf-8")
     (dest / "exercises" / "ORDER").write_text("".join(f"{e.id}\n" for e in exercises))
     if (root / "config.yaml").is_file():
         (dest / "config.yaml").write_text(
-            public_config((root / "config.yaml").read_text(encoding="utf-8")), encoding="utf-8")
+            public_config((root / "config.yaml").read_text(encoding="utf-8")), encoding="utf-8"
+        )
     requirements = ""
     if (root / "requirements.txt").is_file():
         requirements = public_requirements((root / "requirements.txt").read_text())
@@ -142,12 +168,18 @@ def write_records(*, exercises: list[Exercise], dest: Path, config, on_step=None
     for e in exercises:
         if on_step:
             on_step(f"recording the examples of {e.id} (seed {config.seed})")
-        records = {c.id: recorded.record(e, c, c.examples or config.examples, config.seed)
-                   for c in recorded.recordable(e)}
-        curves = {c.id: plot.reference_curve(e, c) for c in e.checks
-                  if not c.hidden and plot.plottable(c)}
-        recorded.write(dest / "exercises" / e.id / recorded.RECORD_FILE, e, records,
-                       config.seed, curves)
+        records = {
+            c.id: recorded.record(e, c, c.examples or config.examples, config.seed)
+            for c in recorded.recordable(e)
+        }
+        curves = {
+            c.id: plot.reference_curve(e, c)
+            for c in e.checks
+            if not c.hidden and plot.plottable(c)
+        }
+        recorded.write(
+            dest / "exercises" / e.id / recorded.RECORD_FILE, e, records, config.seed, curves
+        )
         counts[e.id] = sum(len(d.inputs) for d in records.values())
     return counts
 
@@ -164,8 +196,9 @@ def public_config(text: str, grading_seed: bool = False) -> str:
 
 def public_requirements(text: str) -> str:
     """requirements.txt without the test runner: students run the grader, not the tests."""
-    return "".join(line for line in text.splitlines(keepends=True)
-                   if not re.match(r"\s*pytest\b", line))
+    return "".join(
+        line for line in text.splitlines(keepends=True) if not re.match(r"\s*pytest\b", line)
+    )
 
 
 def _torch(requirements: str) -> str:
@@ -174,8 +207,11 @@ def _torch(requirements: str) -> str:
 
 
 def _table(exercises: list[Exercise], hidden: dict[str, int], lang: str) -> str:
-    head = ("| id | Latihan | Poin | Pemeriksaan tersembunyi |" if lang == "id"
-            else "| id | Exercise | Points | Hidden checks |")
+    head = (
+        "| id | Latihan | Poin | Pemeriksaan tersembunyi |"
+        if lang == "id"
+        else "| id | Exercise | Points | Hidden checks |"
+    )
     rows = [head, "|---|---|--:|--:|"]
     for e in exercises:
         visible = sum(c.points for c in e.checks if not c.hidden and not c.bonus)
@@ -186,10 +222,12 @@ def _table(exercises: list[Exercise], hidden: dict[str, int], lang: str) -> str:
 
 def readme(exercises: list[Exercise], hidden: dict[str, int], requirements: str) -> str:
     text = (TEMPLATES / "README.student.md").read_text(encoding="utf-8")
-    for key, value in (("exercises_id", _table(exercises, hidden, "id")),
-                       ("exercises_en", _table(exercises, hidden, "en")),
-                       ("torch", _torch(requirements)),
-                       ("first", exercises[0].id if exercises else "ID")):
+    for key, value in (
+        ("exercises_id", _table(exercises, hidden, "id")),
+        ("exercises_en", _table(exercises, hidden, "en")),
+        ("torch", _torch(requirements)),
+        ("first", exercises[0].id if exercises else "ID"),
+    ):
         text = text.replace("{{" + key + "}}", value)
     return text
 

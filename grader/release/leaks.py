@@ -37,8 +37,11 @@ class Leak:
 def _docstring_lines(tree: ast.AST) -> set[int]:
     lines = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) \
-                and isinstance(node.value.value, str):
+        if (
+            isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
             lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
     return lines
 
@@ -57,16 +60,24 @@ def telling_source(text: str) -> list[str]:
     out = []
     for n, line in enumerate(text.splitlines(), start=1):
         s = line.strip()
-        if (n in skip or not s or s.startswith("#") or s.startswith(_STRUCTURE)
-                or len("".join(s.split())) < MIN_CHARS):
+        if (
+            n in skip
+            or not s
+            or s.startswith("#")
+            or s.startswith(_STRUCTURE)
+            or len("".join(s.split())) < MIN_CHARS
+        ):
             continue
         out.append(s)
     return out
 
 
 def stripped_lines(paths) -> set[str]:
-    return {line.strip() for p in paths
-            for line in Path(p).read_text(encoding="utf-8", errors="replace").splitlines()}
+    return {
+        line.strip()
+        for p in paths
+        for line in Path(p).read_text(encoding="utf-8", errors="replace").splitlines()
+    }
 
 
 def answers(solutions: Path, given: set[str]) -> dict[str, Path]:
@@ -92,8 +103,11 @@ def _lines(folder: Path):
 
 def scan(folder: Path, answer_lines: dict[str, Path]) -> list[Leak]:
     """Every line of every file under folder that is an answer line."""
-    return [Leak(path, n, line.strip(), answer_lines[line.strip()])
-            for path, n, line in _lines(folder) if line.strip() in answer_lines]
+    return [
+        Leak(path, n, line.strip(), answer_lines[line.strip()])
+        for path, n, line in _lines(folder)
+        if line.strip() in answer_lines
+    ]
 
 
 def reference_code(exercises, teachers: list[Path], given: set[str]) -> dict[str, Path]:

@@ -19,10 +19,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from grader.loader import config as config_mod, specfile
-from grader.release import leaks
 from grader.common import plugins
 from grader.common.errors import GraderError, SpecError
+from grader.loader import config as config_mod
+from grader.loader import specfile
+from grader.release import leaks
 from grader.specs.model import Exercise
 
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -31,8 +32,9 @@ SHOWN = 5
 """Leaks and starter points listed in an error before "and N more"."""
 
 
-def verify(*, folder: Path, root: Path, exercises: list[Exercise], python: str | None = None,
-           on_step=None) -> None:
+def verify(
+    *, folder: Path, root: Path, exercises: list[Exercise], python: str | None = None, on_step=None
+) -> None:
     step = on_step or (lambda text: None)
     step("specs, config and layout")
     check_specs(folder, exercises)
@@ -56,17 +58,25 @@ def check_specs(folder: Path, exercises: list[Exercise]) -> None:
         raise GraderError(f"release: the release holds exercises {got}, expected {want}")
     for teacher, public in zip(exercises, loaded):
         if any(c.hidden for c in public.checks):
-            raise GraderError(f"release: exercises/{public.id}/exercise.yaml still holds a "
-                              "hidden check")
-        if public.recorded is None or public.references or any(
-                "reference" in c.options for c in public.checks):
-            raise GraderError(f"release: exercises/{public.id}/exercise.yaml still holds "
-                              "reference code, or names no recorded examples")
+            raise GraderError(
+                f"release: exercises/{public.id}/exercise.yaml still holds a hidden check"
+            )
+        if (
+            public.recorded is None
+            or public.references
+            or any("reference" in c.options for c in public.checks)
+        ):
+            raise GraderError(
+                f"release: exercises/{public.id}/exercise.yaml still holds "
+                "reference code, or names no recorded examples"
+            )
         kept = sum(c.hidden for c in teacher.checks) + teacher.hidden_checks
         if public.hidden_checks != kept:
-            raise GraderError(f"release: exercises/{public.id}/exercise.yaml says "
-                              f"{public.hidden_checks} hidden check(s); the teacher's spec has "
-                              f"{kept}")
+            raise GraderError(
+                f"release: exercises/{public.id}/exercise.yaml says "
+                f"{public.hidden_checks} hidden check(s); the teacher's spec has "
+                f"{kept}"
+            )
 
 
 def check_layout(folder: Path) -> None:
@@ -74,14 +84,15 @@ def check_layout(folder: Path) -> None:
         if (folder / name).exists():
             raise GraderError(f"release: {name}/ must not be in the students' copy")
     for teacher in sorted((folder / "exercises").glob(f"*/{plugins.FOLDER}/{plugins.TEACHER}")):
-        raise GraderError(f"release: {teacher.relative_to(folder)} (the code that computes "
-                          "answers) must not be in the students' copy")
+        raise GraderError(
+            f"release: {teacher.relative_to(folder)} (the code that computes "
+            "answers) must not be in the students' copy"
+        )
     if (folder / "config.yaml").is_file():
         try:
             gradebook = config_mod.load(folder / "config.yaml").gradebook
         except SpecError as exc:
-            raise GraderError(f"release: the release's config.yaml does not load: {exc}") \
-                from None
+            raise GraderError(f"release: the release's config.yaml does not load: {exc}") from None
         if gradebook is not None:
             raise GraderError("release: the release's config.yaml names a gradebook")
         if config_mod.load(folder / "config.yaml").grading_seed is not None:
@@ -90,17 +101,23 @@ def check_layout(folder: Path) -> None:
 
 def _handed_out(exercises: list[Exercise]) -> list[Path]:
     """The exercises' files a release holds on purpose: starters and their plugins' code."""
-    return [*(p for e in exercises for p in e.path.parent.glob("*.py")),
-            *(p for e in exercises if e.plugin is not None for p in plugins.shipped(e.plugin))]
+    return [
+        *(p for e in exercises for p in e.path.parent.glob("*.py")),
+        *(p for e in exercises if e.plugin is not None for p in plugins.shipped(e.plugin)),
+    ]
 
 
 def given_lines(folder: Path, exercises: list[Exercise]) -> set[str]:
     """Lines handed out on purpose: the teacher's starters, the grader's own source and the
     visible checks' `setup:` code (the students' worker runs it to build a scenario)."""
     paths = _handed_out(exercises)
-    setups = {line.strip() for e in exercises for c in e.checks if not c.hidden
-              and isinstance(c.options.get("setup"), str)
-              for line in c.options["setup"].splitlines()}
+    setups = {
+        line.strip()
+        for e in exercises
+        for c in e.checks
+        if not c.hidden and isinstance(c.options.get("setup"), str)
+        for line in c.options["setup"].splitlines()
+    }
     return leaks.stripped_lines(paths + list((folder / "grader").rglob("*.py"))) | setups
 
 
@@ -109,27 +126,37 @@ def given_text(folder: Path, exercises: list[Exercise]) -> str:
     instructions and hints, the grader's own source."""
     parts = [p.read_text(encoding="utf-8", errors="replace") for p in _handed_out(exercises)]
     parts += [t.id + "\n" + t.en for e in exercises for t in (e.instructions, *e.hints)]
-    parts += [p.read_text(encoding="utf-8", errors="replace")
-              for p in (folder / "grader").rglob("*.py")]
+    parts += [
+        p.read_text(encoding="utf-8", errors="replace") for p in (folder / "grader").rglob("*.py")
+    ]
     return "\n".join(parts)
 
 
 def check_leaks(folder: Path, root: Path, exercises: list[Exercise]) -> None:
     given = given_lines(folder, exercises)
     answers = leaks.answers(root / "solutions", given) if (root / "solutions").is_dir() else {}
-    teachers = [e.plugin / plugins.TEACHER for e in exercises
-                if e.plugin is not None and (e.plugin / plugins.TEACHER).is_file()]
+    teachers = [
+        e.plugin / plugins.TEACHER
+        for e in exercises
+        if e.plugin is not None and (e.plugin / plugins.TEACHER).is_file()
+    ]
     code = leaks.reference_code(exercises, teachers, given)
     found = leaks.scan(folder, {**code, **answers})
-    found += leaks.scan_expressions(folder, leaks.reference_expressions(
-        exercises, given_text(folder, exercises)))
+    found += leaks.scan_expressions(
+        folder, leaks.reference_expressions(exercises, given_text(folder, exercises))
+    )
     if found:
-        shown = [f"{leak.file.relative_to(folder)}, line {leak.line}: {leak.text!r} (from "
-                 f"{_source(leak.source, root)})" for leak in found[:SHOWN]]
+        shown = [
+            f"{leak.file.relative_to(folder)}, line {leak.line}: {leak.text!r} (from "
+            f"{_source(leak.source, root)})"
+            for leak in found[:SHOWN]
+        ]
         more = f"; and {len(found) - SHOWN} more" if len(found) > SHOWN else ""
-        raise GraderError("release: the students' copy would contain lines of solutions/ or of "
-                          "reference code: " + "; ".join(shown) + more + ". Remove the answer "
-                          "from that file (a starter gives the scaffold, not the answer)")
+        raise GraderError(
+            "release: the students' copy would contain lines of solutions/ or of "
+            "reference code: " + "; ".join(shown) + more + ". Remove the answer "
+            "from that file (a starter gives the scaffold, not the answer)"
+        )
 
 
 def _source(source, root: Path) -> str:
@@ -140,33 +167,48 @@ def _source(source, root: Path) -> str:
     return str(source)
 
 
-def _run_check(folder: Path, submission: Path | None, python: str | None,
-               what: str) -> tuple[dict, str]:
+def _run_check(
+    folder: Path, submission: Path | None, python: str | None, what: str
+) -> tuple[dict, str]:
     """The release's own `python -m grader check` (on its starters, or on `submission`), as a
     subprocess in the release: (its result JSON, its output)."""
-    config = config_mod.load_or_default(folder / "config.yaml"
-                                        if (folder / "config.yaml").is_file() else None)
+    config = config_mod.load_or_default(
+        folder / "config.yaml" if (folder / "config.yaml").is_file() else None
+    )
     count = len(list((folder / "exercises").glob("*/exercise.yaml")))
     limit = count * (config.time_per_exercise + 2 * config.time_per_call + 30) + 120
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", COLUMNS="160")
     env.pop("PYTHONPATH", None)  # the release's grader, not the teacher's
     with tempfile.TemporaryDirectory(prefix="grader-release-check-") as scratch:
         result_file = Path(scratch) / "result.json"
-        command = [python or sys.executable, "-m", "grader", "check", "--json",
-                   str(result_file), "--lang", "en"]
+        command = [
+            python or sys.executable,
+            "-m",
+            "grader",
+            "check",
+            "--json",
+            str(result_file),
+            "--lang",
+            "en",
+        ]
         if submission is not None:
             command += ["--submission", str(Path(submission).resolve())]
         try:
-            proc = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True,
-                                  timeout=limit)
+            proc = subprocess.run(
+                command, cwd=folder, env=env, capture_output=True, text=True, timeout=limit
+            )
         except subprocess.TimeoutExpired:
-            raise GraderError(f"release: grading {what} took longer than {limit:g} s") \
-                from None
+            raise GraderError(f"release: grading {what} took longer than {limit:g} s") from None
         output = (proc.stdout or "") + (proc.stderr or "")
-        if "Traceback (most recent call last)" in output or proc.returncode not in (0, 1) \
-                or not result_file.is_file():
-            raise GraderError(f"release: `python -m grader check` in the release, grading "
-                              f"{what}, exited with {proc.returncode}:\n{output[-3000:]}")
+        if (
+            "Traceback (most recent call last)" in output
+            or proc.returncode not in (0, 1)
+            or not result_file.is_file()
+        ):
+            raise GraderError(
+                f"release: `python -m grader check` in the release, grading "
+                f"{what}, exited with {proc.returncode}:\n{output[-3000:]}"
+            )
         return json.loads(result_file.read_text(encoding="utf-8")), output
 
 
@@ -181,11 +223,13 @@ def check_starters(folder: Path, exercises: list[Exercise], python: str | None =
         earned = e["score"] + e["bonus"]["score"]
         if earned > 0:
             checks = ", ".join(c["id"] for c in e["checks"] if c["points"] > 0)
-            problems.append(f"exercises/{e['file']}: the untouched starter scores "
-                            f"{earned:g}/{e['max_score']:g} ({checks}); a student would earn "
-                            "points for doing nothing. Make the starter fail those checks (raise "
-                            "NotImplementedError where the student writes code), or make the "
-                            "checks stricter")
+            problems.append(
+                f"exercises/{e['file']}: the untouched starter scores "
+                f"{earned:g}/{e['max_score']:g} ({checks}); a student would earn "
+                "points for doing nothing. Make the starter fail those checks (raise "
+                "NotImplementedError where the student writes code), or make the "
+                "checks stricter"
+            )
     if problems:
         raise GraderError("release: " + "; ".join(problems[:SHOWN]))
 
@@ -198,9 +242,14 @@ def check_keys(folder: Path, solutions: Path, python: str | None = None) -> None
     for e in data["exercises"]:
         failed = [c["id"] for c in e["checks"] if c["status"] != "passed" and not c["bonus"]]
         if failed or e["score"] < e["max_score"]:
-            problems.append(f"exercises/{e['id']}: the answer key fails {', '.join(failed)} "
-                            f"in the release ({e['score']:g}/{e['max_score']:g}): "
-                            + "; ".join(str(c.get("message") or "")[:300] for c in e["checks"]
-                                        if c["status"] != "passed")[:600])
+            problems.append(
+                f"exercises/{e['id']}: the answer key fails {', '.join(failed)} "
+                f"in the release ({e['score']:g}/{e['max_score']:g}): "
+                + "; ".join(
+                    str(c.get("message") or "")[:300]
+                    for c in e["checks"]
+                    if c["status"] != "passed"
+                )[:600]
+            )
     if problems:
         raise GraderError("release: " + "; ".join(problems[:SHOWN]))

@@ -31,8 +31,14 @@ def text(results: list[SubmissionResult], exercise_ids: list[str]) -> str:
     out.writerow(["submission", *exercise_ids, "total", "max_score"])
     for r in results:
         scores = {e.id: _num(e.score) for e in r.exercises}
-        out.writerow([cell(r.submission), *(scores.get(i, "") for i in exercise_ids),
-                      _num(r.score), _num(r.max_score)])
+        out.writerow(
+            [
+                cell(r.submission),
+                *(scores.get(i, "") for i in exercise_ids),
+                _num(r.score),
+                _num(r.max_score),
+            ]
+        )
     return buf.getvalue()
 
 

@@ -12,38 +12,54 @@ import re
 import shutil
 from pathlib import Path
 
+from grader.common.safetext import atomic_write, file_name
 from grader.outcomes.results import (
     CheckResult,
     ExerciseResult,
     SubmissionResult,
     shown_environment,
 )
-from grader.common.safetext import atomic_write, file_name
 from grader.report.statuswords import ICON, STATUS
 
 FOLDER = "feedback"
 
 LABELS = {
-    "id": {"title": "Umpan balik", "score": "Nilai", "exercise": "Latihan", "status": "Status",
-           "points": "poin", "counter": "Contoh gagal", "hint": "Petunjuk",
-           "visible": "{p} dari {n} pemeriksaan terlihat lulus.",
-           "hidden": "Pemeriksaan tersembunyi (dijalankan guru; inputnya tidak ditampilkan)",
-           "later": "{n} pemeriksaan tersembunyi hanya dijalankan saat penilaian kelas.",
-           "bonus": "bonus", "full": "Semua latihan mendapat nilai penuh.",
-           "seed": "Dinilai dengan grader {g}, seed {s}. Jalankan `python -m grader` di "
-                   "salinanmu untuk melihat pemeriksaan yang terlihat lagi.",
-           "secret": "penilaian milik guru (contohnya bukan yang ada di salinanmu)",
-           "total": "Total"},
-    "en": {"title": "Feedback", "score": "Score", "exercise": "Exercise", "status": "Status",
-           "points": "points", "counter": "Failing input", "hint": "Hint",
-           "visible": "{p} of {n} visible checks passed.",
-           "hidden": "Hidden checks (run by your teacher; their inputs are not shown)",
-           "later": "{n} hidden check(s) run only when the class is graded.",
-           "bonus": "bonus", "full": "Every exercise has full marks.",
-           "seed": "Graded with grader {g}, seed {s}. Run `python -m grader` in your copy to "
-                   "see the visible checks again.",
-           "secret": "the teacher's grading seed (other examples than your copy's)",
-           "total": "Total"},
+    "id": {
+        "title": "Umpan balik",
+        "score": "Nilai",
+        "exercise": "Latihan",
+        "status": "Status",
+        "points": "poin",
+        "counter": "Contoh gagal",
+        "hint": "Petunjuk",
+        "visible": "{p} dari {n} pemeriksaan terlihat lulus.",
+        "hidden": "Pemeriksaan tersembunyi (dijalankan guru; inputnya tidak ditampilkan)",
+        "later": "{n} pemeriksaan tersembunyi hanya dijalankan saat penilaian kelas.",
+        "bonus": "bonus",
+        "full": "Semua latihan mendapat nilai penuh.",
+        "seed": "Dinilai dengan grader {g}, seed {s}. Jalankan `python -m grader` di "
+        "salinanmu untuk melihat pemeriksaan yang terlihat lagi.",
+        "secret": "penilaian milik guru (contohnya bukan yang ada di salinanmu)",
+        "total": "Total",
+    },
+    "en": {
+        "title": "Feedback",
+        "score": "Score",
+        "exercise": "Exercise",
+        "status": "Status",
+        "points": "points",
+        "counter": "Failing input",
+        "hint": "Hint",
+        "visible": "{p} of {n} visible checks passed.",
+        "hidden": "Hidden checks (run by your teacher; their inputs are not shown)",
+        "later": "{n} hidden check(s) run only when the class is graded.",
+        "bonus": "bonus",
+        "full": "Every exercise has full marks.",
+        "seed": "Graded with grader {g}, seed {s}. Run `python -m grader` in your copy to "
+        "see the visible checks again.",
+        "secret": "the teacher's grading seed (other examples than your copy's)",
+        "total": "Total",
+    },
 }
 # Characters Markdown would read as formatting in a message (a student's exception text, say).
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
@@ -68,8 +84,11 @@ def _code(lines: list[str]) -> list[str]:
 def _check(e: ExerciseResult, c: CheckResult, lang: str) -> list[str]:
     words, status = LABELS[lang], STATUS[lang][c.status]
     tag = f" ({words['bonus']})" if c.bonus else ""
-    out = [f"### {ICON[c.status]} {_plain(c.title.get(lang))}{tag}: "
-           f"{_n(c.points)}/{_n(c.max_points)} {words['points']} ({status})", ""]
+    out = [
+        f"### {ICON[c.status]} {_plain(c.title.get(lang))}{tag}: "
+        f"{_n(c.points)}/{_n(c.max_points)} {words['points']} ({status})",
+        "",
+    ]
     if e.message is not None:  # the exercise's reason, given once above, covers its checks
         return out
     if c.message is not None:
@@ -85,8 +104,11 @@ def _check(e: ExerciseResult, c: CheckResult, lang: str) -> list[str]:
 
 def _exercise(e: ExerciseResult, lang: str) -> list[str]:
     words = LABELS[lang]
-    out = [f"## {ICON[e.status]} {_plain(e.title.get(lang))} (`{e.id}`): "
-           f"{_n(e.score)}/{_n(e.max_score)} {words['points']}", ""]
+    out = [
+        f"## {ICON[e.status]} {_plain(e.title.get(lang))} (`{e.id}`): "
+        f"{_n(e.score)}/{_n(e.max_score)} {words['points']}",
+        "",
+    ]
     if e.message is not None:
         out += [_plain(line) for line in e.message.get(lang).splitlines()] + [""]
         if e.traceback:
@@ -102,20 +124,29 @@ def _exercise(e: ExerciseResult, lang: str) -> list[str]:
         out += [words["later"].format(n=e.hidden_checks), ""]
     if hidden:
         out += [f"### {words['hidden']}", ""]
-        out += [f"- {ICON[c.status]} {_plain(c.title.get(lang))}: {STATUS[lang][c.status]}"
-                for c in hidden]
+        out += [
+            f"- {ICON[c.status]} {_plain(c.title.get(lang))}: {STATUS[lang][c.status]}"
+            for c in hidden
+        ]
         out.append("")
     return out
 
 
 def text(r: SubmissionResult, lang: str) -> str:
     words, status = LABELS[lang], STATUS[lang]
-    lines = [f"# {words['title']}: {_plain(r.submission)}", "",
-             f"**{words['score']}: {_n(r.score)}/{_n(r.max_score)}**", "",
-             f"| {words['exercise']} | {words['score']} | {words['status']} |", "|---|--:|---|"]
+    lines = [
+        f"# {words['title']}: {_plain(r.submission)}",
+        "",
+        f"**{words['score']}: {_n(r.score)}/{_n(r.max_score)}**",
+        "",
+        f"| {words['exercise']} | {words['score']} | {words['status']} |",
+        "|---|--:|---|",
+    ]
     for e in r.exercises:
-        lines.append(f"| {_plain(e.title.get(lang))} (`{e.id}`) | "
-                     f"{_n(e.score)}/{_n(e.max_score)} | {ICON[e.status]} {status[e.status]} |")
+        lines.append(
+            f"| {_plain(e.title.get(lang))} (`{e.id}`) | "
+            f"{_n(e.score)}/{_n(e.max_score)} | {ICON[e.status]} {status[e.status]} |"
+        )
     lines.append(f"| **{words['total']}** | **{_n(r.score)}/{_n(r.max_score)}** | |")
     lines.append("")
     if r.exercises and all(e.status == "passed" for e in r.exercises):

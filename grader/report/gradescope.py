@@ -40,20 +40,30 @@ def submission_dict(r: SubmissionResult, lang: str) -> dict:
     tests = []
     for e in r.exercises:
         for c in e.checks:
-            tests.append({
-                "name": f"{e.title.get(lang)}: {c.title.get(lang)}",
-                "number": f"{e.id}.{c.id}",
-                "score": c.points, "max_score": c.max_points,
-                "status": "passed" if c.status == "passed" else "failed",
-                "output": _output(e, c, lang),
-                "tags": [e.id, c.kind] + (["bonus"] if c.bonus else []),
-                "visibility": "after_published" if c.hidden else "visible",
-            })
+            tests.append(
+                {
+                    "name": f"{e.title.get(lang)}: {c.title.get(lang)}",
+                    "number": f"{e.id}.{c.id}",
+                    "score": c.points,
+                    "max_score": c.max_points,
+                    "status": "passed" if c.status == "passed" else "failed",
+                    "output": _output(e, c, lang),
+                    "tags": [e.id, c.kind] + (["bonus"] if c.bonus else []),
+                    "visibility": "after_published" if c.hidden else "visible",
+                }
+            )
     lines = [f"{e.id}: {e.score:g}/{e.max_score:g} ({e.status})" for e in r.exercises]
-    return {"score": r.score, "output": "\n".join(lines), "visibility": "visible",
-            "stdout_visibility": "hidden", "tests": tests,
-            "extra_data": {"submission": r.submission,
-                           "environment": shown_environment(r.environment)}}
+    return {
+        "score": r.score,
+        "output": "\n".join(lines),
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": tests,
+        "extra_data": {
+            "submission": r.submission,
+            "environment": shown_environment(r.environment),
+        },
+    }
 
 
 def write(out: Path, results: list[SubmissionResult], lang: str) -> None:
@@ -63,5 +73,7 @@ def write(out: Path, results: list[SubmissionResult], lang: str) -> None:
     for r in results:
         target = folder / file_name(r.submission)
         target.mkdir(parents=True, exist_ok=True)
-        atomic_write(target / "results.json",
-                     json.dumps(submission_dict(r, lang), indent=2, ensure_ascii=True) + "\n")
+        atomic_write(
+            target / "results.json",
+            json.dumps(submission_dict(r, lang), indent=2, ensure_ascii=True) + "\n",
+        )

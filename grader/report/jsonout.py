@@ -16,27 +16,53 @@ def _text(t, lang):
 
 
 def check_dict(c: CheckResult, lang: str) -> dict:
-    return {"id": c.id, "title": _text(c.title, lang), "kind": c.kind, "status": c.status,
-            "points": c.points, "max_points": c.max_points, "message": _text(c.message, lang),
-            "counterexample": c.counterexample, "hint": _text(c.hint, lang),
-            "traceback": c.traceback, "hidden": c.hidden, "bonus": c.bonus,
-            "cause": c.cause, "output": c.output, "output_cut": c.output_cut,
-            "helpful_hints": list(c.helpful_hints)}
+    return {
+        "id": c.id,
+        "title": _text(c.title, lang),
+        "kind": c.kind,
+        "status": c.status,
+        "points": c.points,
+        "max_points": c.max_points,
+        "message": _text(c.message, lang),
+        "counterexample": c.counterexample,
+        "hint": _text(c.hint, lang),
+        "traceback": c.traceback,
+        "hidden": c.hidden,
+        "bonus": c.bonus,
+        "cause": c.cause,
+        "output": c.output,
+        "output_cut": c.output_cut,
+        "helpful_hints": list(c.helpful_hints),
+    }
 
 
 def exercise_dict(e: ExerciseResult, lang: str) -> dict:
-    return {"id": e.id, "title": _text(e.title, lang), "score": e.score,
-            "max_score": e.max_score, "status": e.status, "message": _text(e.message, lang),
-            "traceback": e.traceback, "file": e.file, "seconds": round(e.seconds, 3),
-            "hidden_checks": e.hidden_checks,
-            "bonus": {"score": e.bonus_score, "max_score": e.bonus_max},
-            "checks": [check_dict(c, lang) for c in e.checks]}
+    return {
+        "id": e.id,
+        "title": _text(e.title, lang),
+        "score": e.score,
+        "max_score": e.max_score,
+        "status": e.status,
+        "message": _text(e.message, lang),
+        "traceback": e.traceback,
+        "file": e.file,
+        "seconds": round(e.seconds, 3),
+        "hidden_checks": e.hidden_checks,
+        "bonus": {"score": e.bonus_score, "max_score": e.bonus_max},
+        "checks": [check_dict(c, lang) for c in e.checks],
+    }
 
 
 def result_dict(r: SubmissionResult, lang: str) -> dict:
-    return {"format": FORMAT, "submission": r.submission, "score": r.score,
-            "max_score": r.max_score, "language": lang, "environment": r.environment,
-            "exercises": [exercise_dict(e, lang) for e in r.exercises]}
+    return {
+        "format": FORMAT,
+        "submission": r.submission,
+        "score": r.score,
+        "max_score": r.max_score,
+        "language": lang,
+        "environment": r.environment,
+        "exercises": [exercise_dict(e, lang) for e in r.exercises],
+    }
 
 
 def write(path: Path, r: SubmissionResult, lang: str) -> None:

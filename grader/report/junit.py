@@ -38,17 +38,18 @@ def _body(e: ExerciseResult, c: CheckResult, lang: str) -> tuple[str, str]:
     return short, "\n".join(lines)
 
 
-def _case(parent: ET.Element, r: SubmissionResult, e: ExerciseResult, c: CheckResult,
-          lang: str) -> None:
+def _case(
+    parent: ET.Element, r: SubmissionResult, e: ExerciseResult, c: CheckResult, lang: str
+) -> None:
     # Named by ids, which stay the same across runs, so dashboards can track a check's history.
-    case = ET.SubElement(parent, "testcase", classname=_clean(r.submission),
-                         name=f"{e.id}.{c.id}")
+    case = ET.SubElement(parent, "testcase", classname=_clean(r.submission), name=f"{e.id}.{c.id}")
     tag = _TAG.get(c.status)
     if tag is not None:
         short, full = _body(e, c, lang)
         node = ET.SubElement(case, tag, message=_clean(short), type=c.status)
-        node.text = _clean(f"{c.title.get(lang)} ({c.kind}, {_num(c.points)}/"
-                           f"{_num(c.max_points)})\n{full}")
+        node.text = _clean(
+            f"{c.title.get(lang)} ({c.kind}, {_num(c.points)}/{_num(c.max_points)})\n{full}"
+        )
 
 
 def tree(results: list[SubmissionResult], lang: str) -> ET.ElementTree:
@@ -57,8 +58,11 @@ def tree(results: list[SubmissionResult], lang: str) -> ET.ElementTree:
     for r in results:
         suite = ET.SubElement(root, "testsuite", name=_clean(r.submission))
         props = ET.SubElement(suite, "properties")
-        for key, value in (("score", _num(r.score)), ("max_score", _num(r.max_score)),
-                           ("seed", str(r.environment.get("seed")))):
+        for key, value in (
+            ("score", _num(r.score)),
+            ("max_score", _num(r.max_score)),
+            ("seed", str(r.environment.get("seed"))),
+        ):
             ET.SubElement(props, "property", name=key, value=value)
         counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
         for e in r.exercises:
@@ -67,8 +71,9 @@ def tree(results: list[SubmissionResult], lang: str) -> ET.ElementTree:
                 counts["tests"] += 1
                 tag = _TAG.get(c.status)
                 if tag is not None:
-                    counts[{"failure": "failures", "error": "errors",
-                            "skipped": "skipped"}[tag]] += 1
+                    counts[
+                        {"failure": "failures", "error": "errors", "skipped": "skipped"}[tag]
+                    ] += 1
         for key, n in counts.items():
             suite.set(key, str(n))
             totals[key] += n

@@ -9,37 +9,71 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.outcomes.classstats import ClassStats
 from grader.common.safetext import atomic_write
+from grader.outcomes.classstats import ClassStats
 from grader.report.statuswords import STATUS
 
 LABELS = {
-    "id": {"title": "Penilaian kelas", "subs": "kiriman", "mean": "rata-rata",
-           "median": "median", "range": "rentang", "full": "nilai penuh",
-           "dist": "Sebaran nilai", "score": "Nilai (%)", "count": "Kiriman",
-           "exercises": "Latihan", "exercise": "Latihan", "checks": "Pemeriksaan, tingkat lulus "
-           "terendah dulu", "check": "Pemeriksaan", "kind": "Jenis", "passed": "Lulus",
-           "rate": "Tingkat", "hidden": "tersembunyi", "bonus": "bonus",
-           "statuses": "Status", "none": "Tidak ada kiriman.",
-           "attempted": "Mencoba", "mean_att": "Rata-rata yang mencoba",
-           "not_attempted": "Tidak mencoba", "untouched": "starter tak diubah atau kosong",
-           "missing": "tanpa file",
-           "note": "Tingkat lulus dihitung atas kiriman yang mencoba latihannya; kiriman tanpa "
-                   "file latihan itu, atau dengan starter yang tidak diubah atau file kosong, "
-                   "dihitung terpisah."},
-    "en": {"title": "Class grading", "subs": "submissions", "mean": "mean",
-           "median": "median", "range": "range", "full": "full marks",
-           "dist": "Score distribution", "score": "Score (%)", "count": "Submissions",
-           "exercises": "Exercises", "exercise": "Exercise", "checks": "Checks, lowest pass rate "
-           "first", "check": "Check", "kind": "Kind", "passed": "Passed", "rate": "Rate",
-           "hidden": "hidden", "bonus": "bonus", "statuses": "Statuses",
-           "none": "No submissions.",
-           "attempted": "Attempted", "mean_att": "Mean of those who attempted",
-           "not_attempted": "Not attempted", "untouched": "untouched starter or empty",
-           "missing": "no file",
-           "note": "Pass rates count the submissions that attempted the exercise; those without "
-                   "its file, or with the starter as handed out or an empty file, are counted "
-                   "apart."},
+    "id": {
+        "title": "Penilaian kelas",
+        "subs": "kiriman",
+        "mean": "rata-rata",
+        "median": "median",
+        "range": "rentang",
+        "full": "nilai penuh",
+        "dist": "Sebaran nilai",
+        "score": "Nilai (%)",
+        "count": "Kiriman",
+        "exercises": "Latihan",
+        "exercise": "Latihan",
+        "checks": "Pemeriksaan, tingkat lulus terendah dulu",
+        "check": "Pemeriksaan",
+        "kind": "Jenis",
+        "passed": "Lulus",
+        "rate": "Tingkat",
+        "hidden": "tersembunyi",
+        "bonus": "bonus",
+        "statuses": "Status",
+        "none": "Tidak ada kiriman.",
+        "attempted": "Mencoba",
+        "mean_att": "Rata-rata yang mencoba",
+        "not_attempted": "Tidak mencoba",
+        "untouched": "starter tak diubah atau kosong",
+        "missing": "tanpa file",
+        "note": "Tingkat lulus dihitung atas kiriman yang mencoba latihannya; kiriman tanpa "
+        "file latihan itu, atau dengan starter yang tidak diubah atau file kosong, "
+        "dihitung terpisah.",
+    },
+    "en": {
+        "title": "Class grading",
+        "subs": "submissions",
+        "mean": "mean",
+        "median": "median",
+        "range": "range",
+        "full": "full marks",
+        "dist": "Score distribution",
+        "score": "Score (%)",
+        "count": "Submissions",
+        "exercises": "Exercises",
+        "exercise": "Exercise",
+        "checks": "Checks, lowest pass rate first",
+        "check": "Check",
+        "kind": "Kind",
+        "passed": "Passed",
+        "rate": "Rate",
+        "hidden": "hidden",
+        "bonus": "bonus",
+        "statuses": "Statuses",
+        "none": "No submissions.",
+        "attempted": "Attempted",
+        "mean_att": "Mean of those who attempted",
+        "not_attempted": "Not attempted",
+        "untouched": "untouched starter or empty",
+        "missing": "no file",
+        "note": "Pass rates count the submissions that attempted the exercise; those without "
+        "its file, or with the starter as handed out or an empty file, are counted "
+        "apart.",
+    },
 }
 BAR = 20
 
@@ -57,31 +91,52 @@ def text(stats: ClassStats, lang: str) -> str:
     lines = [f"## {w['title']}", ""]
     if not stats.submissions:
         return "\n".join(lines + [w["none"], ""])
-    lines += [f"{stats.submissions} {w['subs']}; {w['mean']} {stats.mean:.4g}/{stats.max_score:g}, "
-              f"{w['median']} {stats.median:g}, {w['range']} {min(stats.scores):g}–"
-              f"{max(stats.scores):g}; {w['full']}: {stats.full_marks}", "",
-              f"### {w['dist']}", "", f"| {w['score']} | {w['count']} | |", "|---|--:|---|"]
+    lines += [
+        f"{stats.submissions} {w['subs']}; {w['mean']} {stats.mean:.4g}/{stats.max_score:g}, "
+        f"{w['median']} {stats.median:g}, {w['range']} {min(stats.scores):g}–"
+        f"{max(stats.scores):g}; {w['full']}: {stats.full_marks}",
+        "",
+        f"### {w['dist']}",
+        "",
+        f"| {w['score']} | {w['count']} | |",
+        "|---|--:|---|",
+    ]
     most = max(n for _, _, n in stats.distribution)
     for low, high, n in stats.distribution:
         label = "100" if low == high else f"{low:g}–{high:g}"
         lines.append(f"| {label} | {n} | {_bar(n, most)} |")
-    lines += ["", f"### {w['exercises']}", "", w["note"], "",
-              f"| {w['exercise']} | {w['attempted']} | {w['mean_att']} | {w['statuses']} "
-              f"| {w['not_attempted']} |", "|---|--:|--:|---|---|"]
+    lines += [
+        "",
+        f"### {w['exercises']}",
+        "",
+        w["note"],
+        "",
+        f"| {w['exercise']} | {w['attempted']} | {w['mean_att']} | {w['statuses']} "
+        f"| {w['not_attempted']} |",
+        "|---|--:|--:|---|---|",
+    ]
     for e in stats.exercises:
         counts = ", ".join(f"{status[k]} {n}" for k, n in sorted(e.statuses.items()))
         others = ", ".join(f"{w[k]} {n}" for k, n in sorted(e.not_attempted.items()))
         mean = f"{e.mean:.3g}/{e.max_score:g}" if e.attempted else "–"
-        lines.append(f"| {_cell(e.title.get(lang))} (`{e.id}`) | {e.attempted}/{stats.submissions}"
-                     f" | {mean} | {counts or '–'} | {others or '–'} |")
-    lines += ["", f"### {w['checks']}", "",
-              f"| {w['check']} | {w['kind']} | {w['passed']} | {w['rate']} | |",
-              "|---|---|--:|--:|---|"]
+        lines.append(
+            f"| {_cell(e.title.get(lang))} (`{e.id}`) | {e.attempted}/{stats.submissions}"
+            f" | {mean} | {counts or '–'} | {others or '–'} |"
+        )
+    lines += [
+        "",
+        f"### {w['checks']}",
+        "",
+        f"| {w['check']} | {w['kind']} | {w['passed']} | {w['rate']} | |",
+        "|---|---|--:|--:|---|",
+    ]
     for c in stats.checks:
         tags = "".join(f" _({w[t]})_" for t in ("hidden", "bonus") if getattr(c, t))
         rate = f"{100 * c.rate:.0f}%" if c.total else "–"
-        lines.append(f"| `{c.exercise}.{c.check}` {_cell(c.title.get(lang))}{tags} | `{c.kind}` "
-                     f"| {c.passed}/{c.total} | {rate} | {_bar(c.passed, c.total)} |")
+        lines.append(
+            f"| `{c.exercise}.{c.check}` {_cell(c.title.get(lang))}{tags} | `{c.kind}` "
+            f"| {c.passed}/{c.total} | {rate} | {_bar(c.passed, c.total)} |"
+        )
     return "\n".join(lines) + "\n"
 
 

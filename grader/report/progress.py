@@ -6,8 +6,14 @@ import time
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 
 def _clock(seconds: float) -> str:
@@ -23,9 +29,16 @@ class BatchProgress:
         self.started = time.monotonic()
         self.bar = None
         if console.is_terminal:
-            self.bar = Progress(TextColumn("[bold]grading"), BarColumn(), MofNCompleteColumn(),
-                                TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
-                                TextColumn("{task.description}"), console=console)
+            self.bar = Progress(
+                TextColumn("[bold]grading"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TextColumn("eta"),
+                TimeRemainingColumn(),
+                TextColumn("{task.description}"),
+                console=console,
+            )
             self.task = self.bar.add_task("", total=total)
 
     def __enter__(self):
@@ -48,6 +61,9 @@ class BatchProgress:
             return
         elapsed = time.monotonic() - self.started
         eta = elapsed / self.done * (self.total - self.done)
-        self.console.print(f"[{self.done}/{self.total}] {escape(task.id)} {score}"
-                           f"{' (' + escape(note) + ')' if note else ''}; elapsed "
-                           f"{_clock(elapsed)}, eta {_clock(eta)}", soft_wrap=True)
+        self.console.print(
+            f"[{self.done}/{self.total}] {escape(task.id)} {score}"
+            f"{' (' + escape(note) + ')' if note else ''}; elapsed "
+            f"{_clock(elapsed)}, eta {_clock(eta)}",
+            soft_wrap=True,
+        )

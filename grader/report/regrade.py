@@ -6,8 +6,15 @@ from grader.outcomes.gradebook import Change
 
 
 def line(c: Change) -> str:
-    flips = ", ".join(f"{f.exercise}.{f.check} {f.before or 'absent'} -> {f.after or 'absent'}"
-                      for f in c.flips) or "no check flipped"
+    flips = (
+        ", ".join(
+            f"{f.exercise}.{f.check} {f.before or 'absent'} -> {f.after or 'absent'}"
+            for f in c.flips
+        )
+        or "no check flipped"
+    )
     why = "; ".join(c.causes) or "same files, specs, seed and versions (timing-dependent?)"
-    return (f"{c.submission}: {c.score_before:g}/{c.max_before:g} -> {c.score_after:g}/"
-            f"{c.max_after:g} (since run {c.previous_run}): {flips}; because: {why}")
+    return (
+        f"{c.submission}: {c.score_before:g}/{c.max_before:g} -> {c.score_after:g}/"
+        f"{c.max_after:g} (since run {c.previous_run}): {flips}; because: {why}"
+    )

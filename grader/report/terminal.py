@@ -18,27 +18,44 @@ from rich.text import Text as RichText
 from grader.outcomes.progress import UNWRITTEN
 from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
 
-STYLE = {"passed": ("✔", "green"), "failed": ("✘", "red"), "error": ("!", "red"),
-         "timeout": ("⏱", "yellow"), "missing": ("?", "yellow"), "skipped": ("-", "dim")}
+STYLE = {
+    "passed": ("✔", "green"),
+    "failed": ("✘", "red"),
+    "error": ("!", "red"),
+    "timeout": ("⏱", "yellow"),
+    "missing": ("?", "yellow"),
+    "skipped": ("-", "dim"),
+}
 
 LABELS = {
-    "id": {"points": "poin", "total": "Total", "counter": "Contoh gagal", "hint": "Petunjuk",
-           "hidden": "{n} pemeriksaan tersembunyi hanya dijalankan saat penilaian kelas.",
-           "all": "Semua latihan lulus!", "next": "Jalankan `python -m grader hint {id}` "
-                                                  "untuk petunjuk.",
-           "blocks": "Menghalangi {n} pemeriksaan: {ids}.",
-           "blocks_all": "Semua {n} pemeriksaan terhalang.",
-           "output": "Yang dicetak kodemu saat panggilan ini:",
-           "cut": "... ({n} karakter lagi tidak ditampilkan)",
-           "helps": "Petunjuk {n} membantu di sini: `python -m grader hint {id}`."},
-    "en": {"points": "points", "total": "Total", "counter": "Failing input", "hint": "Hint",
-           "hidden": "{n} hidden check(s) run only when the class is graded.",
-           "all": "All exercises pass!", "next": "Run `python -m grader hint {id}` for hints.",
-           "blocks": "Blocks {n} checks: {ids}.",
-           "blocks_all": "All {n} checks are blocked.",
-           "output": "What your code printed during this call:",
-           "cut": "... ({n} more characters not shown)",
-           "helps": "Hint {n} helps here: `python -m grader hint {id}`."},
+    "id": {
+        "points": "poin",
+        "total": "Total",
+        "counter": "Contoh gagal",
+        "hint": "Petunjuk",
+        "hidden": "{n} pemeriksaan tersembunyi hanya dijalankan saat penilaian kelas.",
+        "all": "Semua latihan lulus!",
+        "next": "Jalankan `python -m grader hint {id}` untuk petunjuk.",
+        "blocks": "Menghalangi {n} pemeriksaan: {ids}.",
+        "blocks_all": "Semua {n} pemeriksaan terhalang.",
+        "output": "Yang dicetak kodemu saat panggilan ini:",
+        "cut": "... ({n} karakter lagi tidak ditampilkan)",
+        "helps": "Petunjuk {n} membantu di sini: `python -m grader hint {id}`.",
+    },
+    "en": {
+        "points": "points",
+        "total": "Total",
+        "counter": "Failing input",
+        "hint": "Hint",
+        "hidden": "{n} hidden check(s) run only when the class is graded.",
+        "all": "All exercises pass!",
+        "next": "Run `python -m grader hint {id}` for hints.",
+        "blocks": "Blocks {n} checks: {ids}.",
+        "blocks_all": "All {n} checks are blocked.",
+        "output": "What your code printed during this call:",
+        "cut": "... ({n} more characters not shown)",
+        "helps": "Hint {n} helps here: `python -m grader hint {id}`.",
+    },
 }
 
 OUTPUT_LINES = 20
@@ -83,8 +100,7 @@ def groups(e: ExerciseResult) -> list[tuple[CheckResult, list[CheckResult]]]:
             continue
         key = c.cause or (c.status, c.message.en, tuple(c.traceback))
         by_key.setdefault(key, []).append(c)
-    return [(rows[0], rows) for rows in by_key.values()
-            if len(rows) > 1 or _unwritten(rows[0])]
+    return [(rows[0], rows) for rows in by_key.values() if len(rows) > 1 or _unwritten(rows[0])]
 
 
 def _unwritten(c: CheckResult) -> bool:
@@ -127,8 +143,12 @@ def _details(c: CheckResult, e: ExerciseResult, lang: str, *, with_hint: bool = 
     if with_hint and c.hint is not None:
         out.append(_line((f"{words['hint']}: ", "cyan"), unwrap(c.hint.get(lang))))
     if c.helpful_hints:
-        out.append(RichText(words["helps"].format(n=", ".join(map(str, c.helpful_hints)),
-                                                  id=e.id), style="cyan"))
+        out.append(
+            RichText(
+                words["helps"].format(n=", ".join(map(str, c.helpful_hints)), id=e.id),
+                style="cyan",
+            )
+        )
     return out
 
 
@@ -143,8 +163,11 @@ def header(e: ExerciseResult, lang: str) -> Table:
     grid.add_column(width=1, no_wrap=True)
     grid.add_column(ratio=1)
     grid.add_column(justify="right", no_wrap=True)
-    grid.add_row(RichText(icon, style=color),
-                 _line((e.title.get(lang), "bold"), (f" ({e.id})", "dim")), points)
+    grid.add_row(
+        RichText(icon, style=color),
+        _line((e.title.get(lang), "bold"), (f" ({e.id})", "dim")),
+        points,
+    )
     return grid
 
 
@@ -159,13 +182,15 @@ def exercise_report(e: ExerciseResult, lang: str, *, only: set | None = None) ->
     shown = [c for c in e.checks if only is None or c.id in only]
     blocked: dict[str, int] = {}
     if e.message is not None:
-        table.add_row(RichText("!", style="red"), RichText(unwrap(e.message.get(lang)),
-                                                           style=STYLE[e.status][1]), "")
+        table.add_row(
+            RichText("!", style="red"),
+            RichText(unwrap(e.message.get(lang)), style=STYLE[e.status][1]),
+            "",
+        )
         for line in e.traceback:
             table.add_row("", RichText("  " + line, style="dim"), "")
         if len(shown) > 1:
-            table.add_row("", RichText(words["blocks_all"].format(n=len(shown)), style="dim"),
-                          "")
+            table.add_row("", RichText(words["blocks_all"].format(n=len(shown)), style="dim"), "")
         blocked = {c.id: 0 for c in shown}
     else:
         for n, (first, rows) in enumerate(groups(e), start=1):
@@ -175,8 +200,12 @@ def exercise_report(e: ExerciseResult, lang: str, *, only: set | None = None) ->
             icon, color = STYLE[first.status]
             detail = _details(first, e, lang, with_hint=False)
             if len(rows) > 1:
-                detail.append(RichText(words["blocks"].format(
-                    n=len(rows), ids=", ".join(c.id for c in rows)), style="dim"))
+                detail.append(
+                    RichText(
+                        words["blocks"].format(n=len(rows), ids=", ".join(c.id for c in rows)),
+                        style="dim",
+                    )
+                )
             table.add_row(RichText(f"[{n}]", style=color), Group(*detail), "")
             blocked.update({c.id: n for c in rows})
     for c in shown:
@@ -186,8 +215,7 @@ def exercise_report(e: ExerciseResult, lang: str, *, only: set | None = None) ->
             title.append(" (bonus)", style="magenta")
         if blocked.get(c.id):
             title.append(f"  [{blocked[c.id]}]", style="dim")
-        table.add_row(RichText(icon, style=color), title,
-                      f"{_fmt(c.points)}/{_fmt(c.max_points)}")
+        table.add_row(RichText(icon, style=color), title, f"{_fmt(c.points)}/{_fmt(c.max_points)}")
         if c.status == "passed" or c.id in blocked:
             continue
         if c.status == "skipped":  # a constraint not yet awarded: say why, briefly
@@ -216,8 +244,12 @@ def render(result: SubmissionResult, lang: str, console: Console | None = None) 
 def render_total(result: SubmissionResult, lang: str, console: Console) -> None:
     words = LABELS[lang]
     style = "green" if result.full_marks else "red"
-    console.print(RichText(f"{words['total']}: {_fmt(result.score)}/{_fmt(result.max_score)}",
-                           style=f"bold {style}"))
+    console.print(
+        RichText(
+            f"{words['total']}: {_fmt(result.score)}/{_fmt(result.max_score)}",
+            style=f"bold {style}",
+        )
+    )
     if result.full_marks:
         console.print(RichText(words["all"], style="green"))
     else:

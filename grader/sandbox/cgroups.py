@@ -128,19 +128,22 @@ class Group:
                 out.setdefault("usage", os.path.join(path, "cpu.stat"))
                 if os.path.exists(os.path.join(path, "cpu.pressure")):
                     out["pressure"] = os.path.join(path, "cpu.pressure")
-            elif kind in ("cpuacct", "cpu") and os.path.exists(os.path.join(path,
-                                                                           "cpuacct.usage")):
+            elif kind in ("cpuacct", "cpu") and os.path.exists(
+                os.path.join(path, "cpuacct.usage")
+            ):
                 out["usage"] = os.path.join(path, "cpuacct.usage")
         return out
 
     @classmethod
-    def existing(cls, dirs) -> "Group":
+    def existing(cls, dirs) -> Group:
         """Groups a template made (its spawn reply's [kind, path] pairs), for the grader to
         end and remove when that template is gone (a worker killed it)."""
         group = cls.__new__(cls)
-        group.dirs = [(str(k), str(p)) for k, p in dirs
-                      if str(p).startswith(ROOT + "/") and os.path.basename(str(p)).startswith(
-                          "grader-")]
+        group.dirs = [
+            (str(k), str(p))
+            for k, p in dirs
+            if str(p).startswith(ROOT + "/") and os.path.basename(str(p)).startswith("grader-")
+        ]
         return group
 
     def join(self, pid: int = 0) -> None:
@@ -160,8 +163,9 @@ class Group:
     def memory_exhausted(self) -> bool:
         """Whether the group hit its memory limit (the kernel's OOM killer may have acted)."""
         for kind, path in self.dirs:
-            name = "memory.events" if kind == "v2" else "memory.failcnt" if kind == "memory" \
-                else None
+            name = (
+                "memory.events" if kind == "v2" else "memory.failcnt" if kind == "memory" else None
+            )
             if name is None:
                 continue
             try:

@@ -22,9 +22,11 @@ from grader.sandbox.workers import Limits, SandboxError, Worker
 ROOT = str(Path(__file__).resolve().parents[2])
 # After main returns (its workers ended), os._exit skips tearing down torch's modules: a second
 # or more on every run that the grader would otherwise wait for in close().
-BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
-        "from grader.sandbox.template import main; main(int(sys.argv[2])); "
-        "import os; sys.stdout.flush(); sys.stderr.flush(); os._exit(0)")
+BOOT = (
+    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "from grader.sandbox.template import main; main(int(sys.argv[2])); "
+    "import os; sys.stdout.flush(); sys.stderr.flush(); os._exit(0)"
+)
 
 
 class Sandbox:
@@ -44,7 +46,7 @@ class Sandbox:
         self.ctl = None
         self.ready = False
 
-    def start(self) -> "Sandbox":
+    def start(self) -> Sandbox:
         from grader.sandbox import portable
 
         if portable.wanted():
@@ -60,7 +62,10 @@ class Sandbox:
             env["GRADER_NO_NAMESPACES"] = "1"
         self.proc = subprocess.Popen(
             [sys.executable, "-I", "-c", BOOT, ROOT, str(theirs.fileno())],
-            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, cwd=ROOT, env=env,
+            pass_fds=[theirs.fileno()],
+            stdin=subprocess.DEVNULL,
+            cwd=ROOT,
+            env=env,
         )
         theirs.close()
         self.ctl, self.ready = ours, False
@@ -68,7 +73,7 @@ class Sandbox:
         self.cgroups = None
         return self
 
-    def warm(self) -> "Sandbox":
+    def warm(self) -> Sandbox:
         """Start the template now unless it is started: it imports torch while the caller
         goes on (spawn starts it anyway, and waits)."""
         if self.proc is None and self.portable is None:
@@ -100,17 +105,42 @@ class Sandbox:
         self.start()
         self._wait_ready()
 
-    def spawn(self, *, scratch: str, file: str, module: str, trap: list[str],
-              limits: Limits, hide=(), plugin: list[str] | None = None) -> "Worker":
+    def spawn(
+        self,
+        *,
+        scratch: str,
+        file: str,
+        module: str,
+        trap: list[str],
+        limits: Limits,
+        hide=(),
+        plugin: list[str] | None = None,
+    ) -> Worker:
         """A worker for one file; `hide` lists directories it must not see (where isolation
         allows: the answer key, the class's other submissions); `plugin` is [exercise id,
         plugin folder] when the exercise brings probes of its own."""
         if self.portable is not None:
-            return self.portable.spawn(scratch=scratch, file=file, module=module, trap=trap,
-                                       limits=limits, hide=hide, plugin=plugin)
-        request = json.dumps({"op": "spawn", "scratch": scratch, "file": file, "module": module,
-                              "trap": trap, "limits": limits.as_dict(),
-                              "hide": safe_to_hide(hide, scratch), "plugin": plugin}).encode()
+            return self.portable.spawn(
+                scratch=scratch,
+                file=file,
+                module=module,
+                trap=trap,
+                limits=limits,
+                hide=hide,
+                plugin=plugin,
+            )
+        request = json.dumps(
+            {
+                "op": "spawn",
+                "scratch": scratch,
+                "file": file,
+                "module": module,
+                "trap": trap,
+                "limits": limits.as_dict(),
+                "hide": safe_to_hide(hide, scratch),
+                "plugin": plugin,
+            }
+        ).encode()
         for attempt in (0, 1):
             try:
                 self._wait_ready()
@@ -120,9 +150,14 @@ class Sandbox:
                 if not msg or not fds:
                     raise OSError("template closed")
                 reply = json.loads(msg)
-                return Worker(self, reply["pid"], socket.socket(fileno=fds[0]), limits,
-                              starvation.Meter(reply.get("meters") or {}),
-                              groups=reply.get("groups") or [])
+                return Worker(
+                    self,
+                    reply["pid"],
+                    socket.socket(fileno=fds[0]),
+                    limits,
+                    starvation.Meter(reply.get("meters") or {}),
+                    groups=reply.get("groups") or [],
+                )
             except (OSError, ValueError, SandboxError):
                 if attempt:
                     raise SandboxError("the worker template stopped answering") from None

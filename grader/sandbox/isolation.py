@@ -65,8 +65,12 @@ def enter_namespaces(pid: bool = True) -> None:
     """unshare mount, network, IPC, UTS and (pid=True) PID namespaces (the PID one applies to
     the next child). The network namespace also holds abstract Unix sockets; the IPC one System
     V shared memory, semaphores and POSIX message queues."""
-    _check(_lib().unshare(CLONE_NEWNS | CLONE_NEWNET | (CLONE_NEWPID if pid else 0)
-                          | CLONE_NEWIPC | CLONE_NEWUTS), "unshare")
+    _check(
+        _lib().unshare(
+            CLONE_NEWNS | CLONE_NEWNET | (CLONE_NEWPID if pid else 0) | CLONE_NEWIPC | CLONE_NEWUTS
+        ),
+        "unshare",
+    )
     _check(_lib().mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "make / private")
 
 
@@ -86,7 +90,7 @@ class PidNamespaces:
         _check(_lib().setns(self.own, CLONE_NEWPID), "setns pid")
 
     @classmethod
-    def try_make(cls) -> "PidNamespaces | None":
+    def try_make(cls) -> PidNamespaces | None:
         """One that works here (tried once: unshare, then back), or None."""
         try:
             made = cls()
@@ -97,8 +101,19 @@ class PidNamespaces:
             return None
 
 
-SYSTEM_DIRS = {"usr", "lib", "lib32", "lib64", "libx32", "bin", "sbin", "etc", "proc", "sys",
-               "dev"}
+SYSTEM_DIRS = {
+    "usr",
+    "lib",
+    "lib32",
+    "lib64",
+    "libx32",
+    "bin",
+    "sbin",
+    "etc",
+    "proc",
+    "sys",
+    "dev",
+}
 """Top-level directories a worker sees as they are (read-only to its uid). Every other one
 (/home, /root, /work, /opt, /var, /run, /srv, /mnt, /tmp, ...) is covered with an empty tmpfs
 with only what the worker needs bound back."""
@@ -113,21 +128,35 @@ def _inside(path: str, folder: str) -> bool:
 
 def _mount_tmpfs(target: str, options: str, readonly: bool = False) -> None:
     flags = MS_NOSUID | MS_NODEV | (MS_RDONLY | MS_NOEXEC if readonly else 0)
-    _check(_lib().mount(b"tmpfs", os.fsencode(target), b"tmpfs", flags, options.encode()),
-           f"cover {target}")
+    _check(
+        _lib().mount(b"tmpfs", os.fsencode(target), b"tmpfs", flags, options.encode()),
+        f"cover {target}",
+    )
 
 
 def _bind(fd: int, target: str, readonly: bool) -> None:
-    _check(_lib().mount(os.fsencode(f"/proc/self/fd/{fd}"), os.fsencode(target), None,
-                        MS_BIND | MS_REC, None), f"bind {target}")
+    _check(
+        _lib().mount(
+            os.fsencode(f"/proc/self/fd/{fd}"), os.fsencode(target), None, MS_BIND | MS_REC, None
+        ),
+        f"bind {target}",
+    )
     if readonly:
-        _check(_lib().mount(None, os.fsencode(target), None,
-                            MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, None),
-               f"seal {target}")
+        _check(
+            _lib().mount(
+                None,
+                os.fsencode(target),
+                None,
+                MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV,
+                None,
+            ),
+            f"seal {target}",
+        )
 
 
-def cover(folder: str, keep, writable=(), options: str = "mode=755,size=1m",
-          seal: bool = True) -> None:
+def cover(
+    folder: str, keep, writable=(), options: str = "mode=755,size=1m", seal: bool = True
+) -> None:
     """Cover folder with an empty tmpfs, then bind back the paths in keep (read-only) and
     writable (read-write) that lie inside it, at the same paths."""
     inside = sorted({p for p in [*keep, *writable] if _inside(p, folder) and p != folder})
@@ -147,9 +176,16 @@ def cover(folder: str, keep, writable=(), options: str = "mode=755,size=1m",
                 os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o644))
             _bind(fd, path, readonly=path not in writable)
         if seal:
-            _check(_lib().mount(None, os.fsencode(folder), None,
-                                MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, None),
-                   f"seal {folder}")
+            _check(
+                _lib().mount(
+                    None,
+                    os.fsencode(folder),
+                    None,
+                    MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV,
+                    None,
+                ),
+                f"seal {folder}",
+            )
     finally:
         for fd in fds.values():
             os.close(fd)
@@ -181,8 +217,11 @@ def confine(*, keep, scratch: str, hide) -> None:
     scratch = os.path.realpath(scratch)
     keep = [os.path.realpath(k) for k in keep if k and os.path.exists(k)]
     # a kept path that holds something hidden (the checkout on sys.path) is not kept
-    keep = _minimal(k for k in keep if not any(_inside(h, k) for h in hide) and k != "/"
-                    and not _inside(scratch, k))
+    keep = _minimal(
+        k
+        for k in keep
+        if not any(_inside(h, k) for h in hide) and k != "/" and not _inside(scratch, k)
+    )
     for entry in sorted(os.listdir("/")):
         top = "/" + entry
         if entry in SYSTEM_DIRS or os.path.islink(top):
@@ -207,27 +246,46 @@ def confine(*, keep, scratch: str, hide) -> None:
 
 
 def _private_dev() -> None:
-    fds = {name: os.open(f"/dev/{name}", os.O_PATH) for name in DEVICES
-           if os.path.exists(f"/dev/{name}")}
+    fds = {
+        name: os.open(f"/dev/{name}", os.O_PATH)
+        for name in DEVICES
+        if os.path.exists(f"/dev/{name}")
+    }
     try:
         _mount_tmpfs("/dev", "mode=755,size=64k")
         for name, fd in fds.items():
             os.close(os.open(f"/dev/{name}", os.O_CREAT | os.O_WRONLY, 0o666))
             _bind(fd, f"/dev/{name}", readonly=False)
-        for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
-                             ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
+        for name, target in (
+            ("fd", "/proc/self/fd"),
+            ("stdin", "/proc/self/fd/0"),
+            ("stdout", "/proc/self/fd/1"),
+            ("stderr", "/proc/self/fd/2"),
+        ):
             os.symlink(target, f"/dev/{name}")
         os.mkdir("/dev/shm", 0o1777)
         _mount_tmpfs("/dev/shm", PRIVATE_TMPFS)
-        _check(_lib().mount(None, b"/dev", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID, None),
-               "seal /dev")
+        _check(
+            _lib().mount(None, b"/dev", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID, None),
+            "seal /dev",
+        )
     finally:
         for fd in fds.values():
             os.close(fd)
 
 
-ENV_KEEP = {"PATH", "LANG", "LANGUAGE", "TZ", "LD_LIBRARY_PATH", "TMPDIR", "PYTHONHASHSEED",
-            "GRADER_NO_NAMESPACES", "GRADER_NO_CGROUPS", "GRADER_CPU_GROUPS"}
+ENV_KEEP = {
+    "PATH",
+    "LANG",
+    "LANGUAGE",
+    "TZ",
+    "LD_LIBRARY_PATH",
+    "TMPDIR",
+    "PYTHONHASHSEED",
+    "GRADER_NO_NAMESPACES",
+    "GRADER_NO_CGROUPS",
+    "GRADER_CPU_GROUPS",
+}
 ENV_KEEP_PREFIXES = ("LC_", "OMP_", "MKL_", "OPENBLAS_", "KMP_", "GOMP_", "TORCH_")
 """What of the grader's environment reaches the template and its workers: the locale, the
 library search path, and the thread and CPU settings of torch's maths libraries. Not tokens,
@@ -235,14 +293,15 @@ credentials, HOME or the CI's variables."""
 
 
 def scrubbed_environment(env) -> dict:
-    return {k: v for k, v in env.items()
-            if k in ENV_KEEP or k.startswith(ENV_KEEP_PREFIXES)}
+    return {k: v for k, v in env.items() if k in ENV_KEEP or k.startswith(ENV_KEEP_PREFIXES)}
 
 
 def mount_proc() -> None:
     """A /proc that shows only this PID namespace (call as its PID 1)."""
-    _check(_lib().mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None),
-           "mount /proc")
+    _check(
+        _lib().mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None),
+        "mount /proc",
+    )
 
 
 def worker_uid(pid: int) -> int:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,8 +27,10 @@ from grader.common import wire
 from grader.sandbox.workers import SandboxError, Worker
 
 ROOT = str(Path(__file__).resolve().parents[2])
-BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
-        "from grader.sandbox.portable import child_main; child_main()")
+BOOT = (
+    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "from grader.sandbox.portable import child_main; child_main()"
+)
 ENV = "GRADER_SANDBOX"
 READY_SECONDS = 300
 """How long a fresh worker may take to import torch (a cold start on a slow laptop)."""
@@ -85,7 +86,7 @@ class PipeChannel:
             while not self.buffer and not self.eof:
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:
-                    raise socket.timeout("the worker did not answer in time")
+                    raise TimeoutError("the worker did not answer in time")
                 self.cond.wait(left)
             if not self.buffer:
                 return 0
@@ -98,7 +99,7 @@ class PipeChannel:
         view = memoryview(data)
         try:
             while view:  # a raw pipe may take part of it
-                view = view[self.proc.stdin.write(view) or 0:]
+                view = view[self.proc.stdin.write(view) or 0 :]
         except (OSError, ValueError) as exc:
             raise ConnectionError(str(exc)) from None
 
@@ -117,7 +118,7 @@ class _ChildChannel:
 
     def recv_into(self, view, n: int) -> int:
         data = os.read(self.rfd, n)
-        view[:len(data)] = data
+        view[: len(data)] = data
         return len(data)
 
     def sendall(self, data: bytes) -> None:
@@ -146,8 +147,9 @@ def child_main() -> None:
     header, _ = wire.recv(channel)
     request = header["request"]
     probes.load_plugin(request.get("plugin"))  # before the student's file exists here
-    fd = os.open(os.path.join(request["scratch"], ".output"),
-                 os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = os.open(
+        os.path.join(request["scratch"], ".output"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600
+    )
     os.dup2(fd, 1)
     os.dup2(fd, 2)
     os.close(fd)
@@ -155,8 +157,19 @@ def child_main() -> None:
     os._exit(0)
 
 
-WINDOWS_KEEP = ("SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT", "TEMP", "TMP", "USERPROFILE",
-                "LOCALAPPDATA", "APPDATA", "NUMBER_OF_PROCESSORS", "PROCESSOR_ARCHITECTURE")
+WINDOWS_KEEP = (
+    "SYSTEMROOT",
+    "WINDIR",
+    "COMSPEC",
+    "PATHEXT",
+    "TEMP",
+    "TMP",
+    "USERPROFILE",
+    "LOCALAPPDATA",
+    "APPDATA",
+    "NUMBER_OF_PROCESSORS",
+    "PROCESSOR_ARCHITECTURE",
+)
 """What Windows needs for Python and torch to start (matched without regard to case)."""
 
 
@@ -186,18 +199,33 @@ class PortableSandbox:
             flags["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
         else:
             flags["start_new_session"] = True
-        proc = subprocess.Popen([sys.executable, "-I", "-c", BOOT, ROOT],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
-                                stderr=subprocess.DEVNULL, cwd=tempfile.gettempdir(),
-                                env=worker_environment(), **flags)
+        proc = subprocess.Popen(
+            [sys.executable, "-I", "-c", BOOT, ROOT],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            bufsize=0,
+            stderr=subprocess.DEVNULL,
+            cwd=tempfile.gettempdir(),
+            env=worker_environment(),
+            **flags,
+        )
         return proc, PipeChannel(proc)
 
-    def start(self) -> "PortableSandbox":
+    def start(self) -> PortableSandbox:
         self.warm = self._launch()
         return self
 
-    def spawn(self, *, scratch: str, file: str, module: str, trap: list[str], limits,
-              hide=(), plugin=None):
+    def spawn(
+        self,
+        *,
+        scratch: str,
+        file: str,
+        module: str,
+        trap: list[str],
+        limits,
+        hide=(),
+        plugin=None,
+    ):
 
         for attempt in (0, 1):
             proc, channel = self.warm or self._launch()
@@ -207,11 +235,20 @@ class PortableSandbox:
                 header, _ = wire.recv(channel)
                 if header.get("ready") is not True:
                     raise wire.WireError("no ready message")
-                wire.send(channel, {"request": {
-                    "scratch": scratch, "file": file, "module": module, "trap": trap,
-                    "plugin": plugin,
-                    "limits": limits.as_dict()}})
-            except (OSError, EOFError, socket.timeout, wire.WireError):
+                wire.send(
+                    channel,
+                    {
+                        "request": {
+                            "scratch": scratch,
+                            "file": file,
+                            "module": module,
+                            "trap": trap,
+                            "plugin": plugin,
+                            "limits": limits.as_dict(),
+                        }
+                    },
+                )
+            except (TimeoutError, OSError, EOFError, wire.WireError):
                 self._kill(proc)
                 if attempt:
                     raise SandboxError("a portable worker failed to start") from None
@@ -231,14 +268,21 @@ class PortableSandbox:
             killed = True
         self._kill(proc)  # whatever it started goes too
         code = proc.returncode
-        return {"killed": killed, "exit": code if code is not None and code >= 0 else None,
-                "signal": -code if code is not None and code < 0 and not killed else None}
+        return {
+            "killed": killed,
+            "exit": code if code is not None and code >= 0 else None,
+            "signal": -code if code is not None and code < 0 and not killed else None,
+        }
 
     @staticmethod
     def _kill(proc: subprocess.Popen) -> None:
         if os.name == "nt":
-            subprocess.run(["taskkill", "/F", "/T", "/PID", str(proc.pid)],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+            subprocess.run(
+                ["taskkill", "/F", "/T", "/PID", str(proc.pid)],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                check=False,
+            )
         else:
             try:
                 os.killpg(proc.pid, 9)

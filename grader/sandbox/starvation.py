@@ -74,9 +74,12 @@ class Meter:
         self.pressure = paths.get("pressure") if isinstance(paths.get("pressure"), str) else None
 
     def read(self) -> Reading:
-        return Reading(at=time.monotonic(), cpu=_usage(self.usage),
-                       stall=_some_total(self.pressure) if self.pressure else None,
-                       machine_stall=_some_total(MACHINE_PRESSURE))
+        return Reading(
+            at=time.monotonic(),
+            cpu=_usage(self.usage),
+            stall=_some_total(self.pressure) if self.pressure else None,
+            machine_stall=_some_total(MACHINE_PRESSURE),
+        )
 
     def load(self, since: Reading) -> Load:
         now = self.read()
@@ -84,9 +87,12 @@ class Meter:
         def delta(a, b):
             return None if a is None or b is None else b - a
 
-        return Load(wall=now.at - since.at, cpu=delta(since.cpu, now.cpu),
-                    stall=delta(since.stall, now.stall),
-                    machine_stall=delta(since.machine_stall, now.machine_stall))
+        return Load(
+            wall=now.at - since.at,
+            cpu=delta(since.cpu, now.cpu),
+            stall=delta(since.stall, now.stall),
+            machine_stall=delta(since.machine_stall, now.machine_stall),
+        )
 
 
 def _read(path: str | None) -> str | None:

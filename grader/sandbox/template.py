@@ -61,8 +61,12 @@ def _group(limits: dict) -> cgroups.Group | None:
     if LAYOUT is None or not LAYOUT.parents:
         return None
     _serial += 1
-    return cgroups.Group(LAYOUT, f"grader-{os.getpid()}-{_serial}",
-                         memory_bytes=max(int(limits["memory_bytes"]), 256 * 2**20), pids=NPROC)
+    return cgroups.Group(
+        LAYOUT,
+        f"grader-{os.getpid()}-{_serial}",
+        memory_bytes=max(int(limits["memory_bytes"]), 256 * 2**20),
+        pids=NPROC,
+    )
 
 
 def spawn(ctl: socket.socket, request: dict, pids: isolation.PidNamespaces | None) -> int:
@@ -112,8 +116,11 @@ def spawn(ctl: socket.socket, request: dict, pids: isolation.PidNamespaces | Non
     try:
         meters = group.meters() if group is not None else {}
         dirs = group.dirs if group is not None else []
-        socket.send_fds(ctl, [json.dumps({"pid": pid, "meters": meters, "groups": dirs}).encode()],
-                        [ours.fileno()])
+        socket.send_fds(
+            ctl,
+            [json.dumps({"pid": pid, "meters": meters, "groups": dirs}).encode()],
+            [ours.fileno()],
+        )
     except OSError:
         shutdown({pid})  # the grader is gone: nobody will ever reap this worker
         raise
@@ -139,8 +146,11 @@ def _child(sock: socket.socket, request: dict, isolated: bool, pid: int) -> None
     if isolated:
         try:
             isolation.enter_namespaces(pid=False)  # the PID one is the template's doing
-            isolation.confine(keep=[sys.base_prefix, sys.prefix, *sys.path[1:]],
-                              scratch=scratch, hide=request.get("hide", []))
+            isolation.confine(
+                keep=[sys.base_prefix, sys.prefix, *sys.path[1:]],
+                scratch=scratch,
+                hide=request.get("hide", []),
+            )
             os.environ["TMPDIR"] = "/tmp"  # its private one
         except OSError:
             isolated = False
@@ -209,8 +219,9 @@ def _namespaces_work() -> bool:
         if pid == 0:
             try:
                 isolation.enter_namespaces()
-                isolation.confine(keep=[sys.base_prefix, sys.prefix, *sys.path[1:]],
-                                  scratch=scratch, hide=[])
+                isolation.confine(
+                    keep=[sys.base_prefix, sys.prefix, *sys.path[1:]], scratch=scratch, hide=[]
+                )
                 os._exit(0)
             except BaseException:
                 os._exit(1)
@@ -251,24 +262,36 @@ def main(fd: int) -> None:
 def _serve(ctl: socket.socket, live: set[int]) -> None:
     global LAYOUT
     import torch  # noqa: F401  (the point of the template: pay for this once)
-    # torch.autograd.grad and .backward import this (and sympy) lazily whenever an upstream
-    # gradient is given; a worker running as another user may be unable to read the stdlib
-    # files it needs, and each would pay for the import again.
-    import torch.fx.experimental.symbolic_shapes  # noqa: F401
+
     # torch.func, torch.compile and friends import this on first use: seconds that each worker
     # would otherwise spend inside a student's time limit (and a torchinductor_<user> folder).
     import torch._dynamo  # noqa: F401
     import torch.func  # noqa: F401  (answers may use it; a worker would import it in its call)
+
+    # torch.autograd.grad and .backward import this (and sympy) lazily whenever an upstream
+    # gradient is given; a worker running as another user may be unable to read the stdlib
+    # files it needs, and each would pay for the import again.
+    import torch.fx.experimental.symbolic_shapes  # noqa: F401
 
     from grader.sandbox import probes, trap, worker  # noqa: F401
 
     trap.alias_index()  # once here, not in every worker
 
     pids = isolation.PidNamespaces.try_make() if _namespaces_work() else None
-    LAYOUT = (cgroups.Layout() if isolation.available() and not os.environ.get("GRADER_NO_CGROUPS")
-              else None)
-    ctl.send(json.dumps({"ready": True, "isolation": "namespaces" if pids else "basic",
-                         "cgroups": LAYOUT.describe() if LAYOUT else "none"}).encode())
+    LAYOUT = (
+        cgroups.Layout()
+        if isolation.available() and not os.environ.get("GRADER_NO_CGROUPS")
+        else None
+    )
+    ctl.send(
+        json.dumps(
+            {
+                "ready": True,
+                "isolation": "namespaces" if pids else "basic",
+                "cgroups": LAYOUT.describe() if LAYOUT else "none",
+            }
+        ).encode()
+    )
     while True:
         try:
             data = ctl.recv(65536)

@@ -10,8 +10,12 @@ from __future__ import annotations
 import os
 
 TEMP_VARS = ("TMPDIR", "TEMP", "TMP")
-CACHE_VARS = {"TORCHINDUCTOR_CACHE_DIR": "torchinductor", "TRITON_CACHE_DIR": "triton",
-              "XDG_CACHE_HOME": "cache", "MPLCONFIGDIR": "matplotlib"}
+CACHE_VARS = {
+    "TORCHINDUCTOR_CACHE_DIR": "torchinductor",
+    "TRITON_CACHE_DIR": "triton",
+    "XDG_CACHE_HOME": "cache",
+    "MPLCONFIGDIR": "matplotlib",
+}
 
 
 def env(tmp: str) -> dict[str, str]:

@@ -14,16 +14,37 @@ import torch
 
 # torch attributes a submission might replace to fool a grader that compares in-process.
 GUARDED_ATTRIBUTES = (
-    "torch.allclose", "torch.isclose", "torch.equal", "torch.isfinite", "torch.isnan",
-    "torch.isinf", "torch.testing.assert_close", "torch.Tensor.__eq__", "torch.Tensor.__ne__",
-    "torch.Tensor.allclose", "torch.Tensor.equal", "torch.get_default_dtype",
-    "torch.Tensor.backward", "torch.autograd.grad", "torch.autograd.backward",
+    "torch.allclose",
+    "torch.isclose",
+    "torch.equal",
+    "torch.isfinite",
+    "torch.isnan",
+    "torch.isinf",
+    "torch.testing.assert_close",
+    "torch.Tensor.__eq__",
+    "torch.Tensor.__ne__",
+    "torch.Tensor.allclose",
+    "torch.Tensor.equal",
+    "torch.get_default_dtype",
+    "torch.Tensor.backward",
+    "torch.autograd.grad",
+    "torch.autograd.backward",
 )
 
 
-ALIAS_MODULES = ("torch", "torch._C", "torch._C._VariableFunctions", "torch._C._special",
-                 "torch._C._nn", "torch._C._linalg", "torch._C._fft", "torch.special",
-                 "torch.nn.functional", "torch.linalg", "torch.fft")
+ALIAS_MODULES = (
+    "torch",
+    "torch._C",
+    "torch._C._VariableFunctions",
+    "torch._C._special",
+    "torch._C._nn",
+    "torch._C._linalg",
+    "torch._C._fft",
+    "torch.special",
+    "torch.nn.functional",
+    "torch.linalg",
+    "torch.fft",
+)
 """Where torch keeps second names for the same functions (torch._C._special.special_expit is
 torch.special.expit): a forbidden function is trapped under each of its names."""
 _alias_index: dict[int, list[tuple[object, str, str]]] | None = None
@@ -90,7 +111,11 @@ class Trap:
             if isinstance(obj, types.ModuleType):
                 for attr in dir(obj):
                     value = getattr(obj, attr, None)
-                    if not attr.startswith("_") and callable(value) and not isinstance(value, type):
+                    if (
+                        not attr.startswith("_")
+                        and callable(value)
+                        and not isinstance(value, type)
+                    ):
                         self._wrap(obj, attr, f"{pattern}.{attr}", value)
             elif callable(obj) and not isinstance(obj, type):
                 self._wrap(owner, name, pattern, obj)
@@ -136,8 +161,12 @@ class _Active:
         return False
 
 
-GUARDED_MODULES = ("grader.common.wire", "grader.common.plugins", "grader.sandbox",
-                   "grader_plugins")
+GUARDED_MODULES = (
+    "grader.common.wire",
+    "grader.common.plugins",
+    "grader.sandbox",
+    "grader_plugins",
+)
 """The grader's code that runs in a worker (see _probe_code)."""
 _guarded_names: tuple[str, ...] | None = None
 
@@ -187,8 +216,10 @@ def snapshot(rescan: bool = False) -> dict[str, int]:
         found = resolve(path)
         out[path] = id(found[2]) if found else 0
     if rescan:
-        seen = [(owner, attr, value, value.__code__ if isinstance(value, types.FunctionType)
-                 else None) for _, owner, attr, value, _ in entries]
+        seen = [
+            (owner, attr, value, value.__code__ if isinstance(value, types.FunctionType) else None)
+            for _, owner, attr, value, _ in entries
+        ]
         guarded = [(path, (resolve(path) or (None, None, None))[2]) for path in GUARDED_ATTRIBUTES]
         modules = [(name, sys.modules.get(name)) for name in _guarded_names]
         _watched = (out, (seen, guarded, modules))
@@ -203,8 +234,9 @@ def _unchanged(watched) -> bool:
         if sys.modules.get(name) is not module:
             return False
     for owner, attr, value, code in seen:
-        if owner.__dict__.get(attr) is not value or (code is not None
-                                                      and value.__code__ is not code):
+        if owner.__dict__.get(attr) is not value or (
+            code is not None and value.__code__ is not code
+        ):
             return False
     for path, value in guarded:
         found = resolve(path)

@@ -20,6 +20,7 @@ from grader.sandbox import probes, tmpdirs
 from grader.sandbox.tracebacks import describe_exception, student_traceback
 from grader.sandbox.trap import ForbiddenCall, Trap, snapshot, tampered
 
+
 def import_student(path: str, module_name: str):
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
@@ -70,8 +71,16 @@ def serve(sock: socket.socket, request: dict) -> None:
     try:
         module = import_student(os.path.join(scratch, request["file"]), request["module"])
     except ForbiddenCall as exc:
-        wire.send(sock, {"import_error": {"type": "ForbiddenCall", "message": str(exc),
-                                          "traceback": student_traceback(exc, scratch)}})
+        wire.send(
+            sock,
+            {
+                "import_error": {
+                    "type": "ForbiddenCall",
+                    "message": str(exc),
+                    "traceback": student_traceback(exc, scratch),
+                }
+            },
+        )
         return
     except BaseException as exc:  # SystemExit, KeyboardInterrupt and all: the student's doing
         wire.send(sock, {"import_error": describe_exception(exc, scratch)})
@@ -98,6 +107,11 @@ def serve(sock: socket.socket, request: dict) -> None:
         try:
             wire.send(sock, reply, enc)
         except wire.WireError as exc:
-            wire.send(sock, {"ok": False, "phase": "reply",
-                             "error": {"type": "OutputTooLarge", "message": str(exc),
-                                       "traceback": []}})
+            wire.send(
+                sock,
+                {
+                    "ok": False,
+                    "phase": "reply",
+                    "error": {"type": "OutputTooLarge", "message": str(exc), "traceback": []},
+                },
+            )

@@ -14,8 +14,14 @@ from grader.sandbox import starvation
 class WorkerLost(BaseException):
     """The worker timed out, crashed, exited or broke the protocol."""
 
-    def __init__(self, kind: str, detail: str = "", exit_code=None, signal=None,
-                 load: starvation.Load | None = None):
+    def __init__(
+        self,
+        kind: str,
+        detail: str = "",
+        exit_code=None,
+        signal=None,
+        load: starvation.Load | None = None,
+    ):
         super().__init__(kind, detail)
         self.kind, self.detail, self.exit_code, self.signal = kind, detail, exit_code, signal
         self.load = load
@@ -34,16 +40,26 @@ class Limits:
     cpu_seconds: int
 
     def as_dict(self) -> dict:
-        return {"memory_bytes": self.memory_bytes, "output_bytes": self.output_bytes,
-                "cpu_seconds": self.cpu_seconds}
+        return {
+            "memory_bytes": self.memory_bytes,
+            "output_bytes": self.output_bytes,
+            "cpu_seconds": self.cpu_seconds,
+        }
 
 
 class Worker:
     """A live worker process with the student's file imported (or failing to). Its sandbox (a
     client.Sandbox or a portable one) reaps it when it closes."""
 
-    def __init__(self, sandbox, pid: int, sock: socket.socket, limits: Limits,
-                 meter: starvation.Meter | None = None, groups=()):
+    def __init__(
+        self,
+        sandbox,
+        pid: int,
+        sock: socket.socket,
+        limits: Limits,
+        meter: starvation.Meter | None = None,
+        groups=(),
+    ):
         self.sandbox, self.pid, self.sock, self.limits = sandbox, pid, sock, limits
         self.groups = list(groups)
         """The worker's control groups, as [kind, path] (see Sandbox.reap)."""
@@ -73,7 +89,7 @@ class Worker:
         try:
             header, blob = wire.recv(self.sock, deadline)
             wire.check_reply(header)
-        except (socket.timeout, TimeoutError):
+        except TimeoutError:
             raise self._lost("timeout") from None
         except (EOFError, ConnectionError, OSError):
             raise self._lost("exit") from None
@@ -83,12 +99,14 @@ class Worker:
             raise self._lost("protocol", type(exc).__name__) from None
         return header, wire.Decoder(header, blob)
 
-    def request(self, header: dict, enc: wire.Encoder, timeout: float) -> tuple[dict, wire.Decoder]:
+    def request(
+        self, header: dict, enc: wire.Encoder, timeout: float
+    ) -> tuple[dict, wire.Decoder]:
         self.since = self.meter.read()
         try:
             self.sock.settimeout(timeout)
             wire.send(self.sock, header, enc)
-        except (OSError, socket.timeout):
+        except (TimeoutError, OSError):
             raise self._lost("exit") from None
         return self.receive(timeout)
 

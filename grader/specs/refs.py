@@ -41,10 +41,13 @@ def expected(expect: Expect, refs: dict, inputs: dict):
     with torch.enable_grad():
         out = evaluate(ref, scope)
         upstream = inputs[expect.upstream] if expect.upstream else torch.ones_like(out)
-        grads = torch.autograd.grad(out, [leaves[n] for n in names], grad_outputs=upstream,
-                                    allow_unused=True)
-    grads = {n: (g if g is not None else torch.zeros_like(leaves[n])).detach()
-             for n, g in zip(names, grads)}
+        grads = torch.autograd.grad(
+            out, [leaves[n] for n in names], grad_outputs=upstream, allow_unused=True
+        )
+    grads = {
+        n: (g if g is not None else torch.zeros_like(leaves[n])).detach()
+        for n, g in zip(names, grads)
+    }
     if isinstance(expect.wrt, str):
         return grads[expect.wrt]
     if isinstance(expect.wrt, tuple):

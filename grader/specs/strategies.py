@@ -51,9 +51,15 @@ PINNED = pin_constants()
 def profile(examples: int) -> settings:
     """Derandomized by an explicit seed, no database, no deadline, one bug, no explain phase."""
     return settings(
-        max_examples=examples, deadline=None, database=None, report_multiple_bugs=False,
-        phases=(Phase.explicit, Phase.generate, Phase.shrink), derandomize=False,
-        suppress_health_check=list(HealthCheck), print_blob=False, verbosity=Verbosity.quiet,
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        report_multiple_bugs=False,
+        phases=(Phase.explicit, Phase.generate, Phase.shrink),
+        derandomize=False,
+        suppress_health_check=list(HealthCheck),
+        print_blob=False,
+        verbosity=Verbosity.quiet,
     )
 
 

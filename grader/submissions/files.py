@@ -63,8 +63,11 @@ def walk(directory: Path):
                 is_dir = entry.is_dir(follow_symlinks=False)
             except OSError:
                 is_dir = False
-            if is_dir and len(rel) < MAX_DEPTH and not (
-                    entry.name in SKIP_DIRS or entry.name.startswith(".")):
+            if (
+                is_dir
+                and len(rel) < MAX_DEPTH
+                and not (entry.name in SKIP_DIRS or entry.name.startswith("."))
+            ):
                 queue.append((rel, entry.path))
 
 
@@ -152,7 +155,7 @@ def decode_source(data: bytes) -> str:
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise SourceError(data[:exc.start].count(b"\n") + 1, encoding, exc.reason) from None
+        raise SourceError(data[: exc.start].count(b"\n") + 1, encoding, exc.reason) from None
     except LookupError as exc:
         raise SourceError(_cookie_line(data), None, str(exc)) from None
     if text.startswith("\ufeff"):  # utf-8-sig strips it, a cookie of utf-8 does not
@@ -195,8 +198,9 @@ def near_misses(directory: Path, filename: str, limit: int = 5) -> list[str]:
         if name == filename or name in SKIP_DIRS or name.startswith("."):
             continue
         got = _normal(name)
-        if got == want or (len(want) > 4 and difflib.SequenceMatcher(None, got, want)
-                           .ratio() >= 0.85):
+        if got == want or (
+            len(want) > 4 and difflib.SequenceMatcher(None, got, want).ratio() >= 0.85
+        ):
             found.append(os.path.join(*rel))
     return found
 
@@ -220,9 +224,10 @@ def beside(file: Path, name: str | None = None, used: int = 0) -> list[tuple[str
     name = name or file.name
     try:
         with os.scandir(file.parent) as it:
-            siblings = sorted((e for e in it if e.name.endswith(".py")
-                               and e.name not in (file.name, name)),
-                              key=lambda e: e.name)
+            siblings = sorted(
+                (e for e in it if e.name.endswith(".py") and e.name not in (file.name, name)),
+                key=lambda e: e.name,
+            )
     except OSError:
         siblings = []
     out: list[tuple[str, bytes]] = []
@@ -272,7 +277,11 @@ def parse(source: str, filename: str) -> ast.Module:
         try:
             done = subprocess.run(
                 [sys.executable, "-I", "-S", "-c", _PARSER, str(PARSE_MEMORY), str(PARSE_SECONDS)],
-                input=data, capture_output=True, timeout=PARSE_SECONDS + 10, env={})
+                input=data,
+                capture_output=True,
+                timeout=PARSE_SECONDS + 10,
+                env={},
+            )
             ok = done.returncode == 0 and done.stdout == b"ok"
         except (OSError, subprocess.TimeoutExpired):
             ok = False
@@ -282,4 +291,3 @@ def parse(source: str, filename: str) -> ast.Module:
         return ast.parse(source, filename=filename)
     except (RecursionError, MemoryError):
         raise TooComplex(f"{filename} is too deeply nested to parse") from None
-

@@ -26,7 +26,8 @@ def locate(directory: Path, filename: str) -> list[Path]:
     """The exercise's file (`<id>.py`) or notebook (`<id>.ipynb`), flat or nested, found as
     submission.find finds a file (a release copy's exercises/ first, regular files only)."""
     return submission.find(directory, filename) + submission.find(
-        directory, Path(filename).stem + SUFFIX)
+        directory, Path(filename).stem + SUFFIX
+    )
 
 
 MAX_NOTEBOOK_BYTES = 16 * 2**20
@@ -73,12 +74,16 @@ def to_source(raw: bytes, name: str = "notebook.ipynb") -> str:
     try:
         doc = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        raise NotebookError(f"{name} is not a notebook (not JSON: {exc}); save it again from "
-                            f"Jupyter or Colab (File > Download > .ipynb)") from None
+        raise NotebookError(
+            f"{name} is not a notebook (not JSON: {exc}); save it again from "
+            f"Jupyter or Colab (File > Download > .ipynb)"
+        ) from None
     cells = doc.get("cells") if isinstance(doc, dict) else None
     if not isinstance(cells, list):
-        raise NotebookError(f"{name} has no list of cells; save it again from Jupyter or "
-                            f"Colab (File > Download > .ipynb)")
+        raise NotebookError(
+            f"{name} has no list of cells; save it again from Jupyter or "
+            f"Colab (File > Download > .ipynb)"
+        )
     parts = []
     for i, cell in enumerate(cells, start=1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
@@ -92,13 +97,19 @@ def to_source(raw: bytes, name: str = "notebook.ipynb") -> str:
 
 # --- starters ------------------------------------------------------------------------------
 
+
 def _markdown(text: str) -> dict:
     return {"cell_type": "markdown", "metadata": {}, "source": _lines(text)}
 
 
 def _codecell(text: str) -> dict:
-    return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-            "source": _lines(text)}
+    return {
+        "cell_type": "code",
+        "execution_count": None,
+        "metadata": {},
+        "outputs": [],
+        "source": _lines(text),
+    }
 
 
 def _lines(text: str) -> list[str]:
@@ -117,8 +128,9 @@ def starter(py_source: str, exercise_id: str) -> dict:
     if doc and body and isinstance(body[0], ast.Expr):
         cells.append(_markdown(doc))
         body = body[1:]
-    starts = [min([n.lineno] + [d.lineno for d in getattr(n, "decorator_list", [])]) - 1
-              for n in body]
+    starts = [
+        min([n.lineno] + [d.lineno for d in getattr(n, "decorator_list", [])]) - 1 for n in body
+    ]
     # Comments just above a block belong to it.
     for k, s in enumerate(starts):
         while s > 0 and lines[s - 1].lstrip().startswith("#"):
@@ -133,19 +145,27 @@ def starter(py_source: str, exercise_id: str) -> dict:
             groups.append([k, simple, k])
     for first, _, last in groups:
         end = starts[last + 1] if last + 1 < len(starts) else len(lines)
-        text = "\n".join(lines[starts[first]:end]).strip("\n")
+        text = "\n".join(lines[starts[first] : end]).strip("\n")
         if text:
             cells.append(_codecell(text))
-    cells.append(_markdown(
-        "**Menilai / grading.** Simpan notebook ini sebagai "
-        f"`{exercise_id}.ipynb` di folder kerjamu, lalu jalankan sel di bawah. / Save this "
-        f"notebook as `{exercise_id}.ipynb` in your working folder, then run the cell below. "
-        "(Colab: see docs/students.md, section *Notebooks and Colab*.)"))
+    cells.append(
+        _markdown(
+            "**Menilai / grading.** Simpan notebook ini sebagai "
+            f"`{exercise_id}.ipynb` di folder kerjamu, lalu jalankan sel di bawah. / Save this "
+            f"notebook as `{exercise_id}.ipynb` in your working folder, then run the cell below. "
+            "(Colab: see docs/students.md, section *Notebooks and Colab*.)"
+        )
+    )
     cells.append(_codecell(f"!python -m grader check {exercise_id} --submission ."))
-    return {"cells": cells, "metadata": {"kernelspec": {"display_name": "Python 3",
-                                                       "language": "python", "name": "python3"},
-                                        "language_info": {"name": "python"}},
-            "nbformat": 4, "nbformat_minor": 5}
+    return {
+        "cells": cells,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
 
 
 def dumps(notebook: dict) -> str:
@@ -160,8 +180,9 @@ def write_starters(exercises_dir: Path, out: Path) -> list[Path]:
         if py.stem != py.parent.name:
             continue
         target = out / f"{py.stem}{SUFFIX}"
-        target.write_text(dumps(starter(py.read_text(encoding="utf-8"), py.stem)),
-                          encoding="utf-8")
+        target.write_text(
+            dumps(starter(py.read_text(encoding="utf-8"), py.stem)), encoding="utf-8"
+        )
         written.append(target)
     return written
 

@@ -120,8 +120,10 @@ def scan(tree: ast.Module, functions, patterns) -> list[Finding]:
 def private(path: str) -> bool:
     """A path into torch's private namespace (a part after `torch` that starts with `_` and
     is not a dunder such as __version__)."""
-    return any(p.startswith("_") and not (p.startswith("__") and p.endswith("__"))
-               for p in path.split(".")[1:])
+    return any(
+        p.startswith("_") and not (p.startswith("__") and p.endswith("__"))
+        for p in path.split(".")[1:]
+    )
 
 
 _targets_cache: dict[tuple, set[int]] = {}
@@ -158,8 +160,13 @@ def reaches(path: str, patterns) -> str | None:
 
 def _check_node(node, parents, aliases: _Aliases, patterns, method_names) -> str | None:
     if isinstance(node, (ast.Import, ast.ImportFrom)):
-        names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
-                 [f"{node.module}.{a.name}" for a in node.names] if node.module else [])
+        names = (
+            [a.name for a in node.names]
+            if isinstance(node, ast.Import)
+            else [f"{node.module}.{a.name}" for a in node.names]
+            if node.module
+            else []
+        )
         return next((r for r in map(lambda n: reaches(n, patterns), names) if r), None)
     if isinstance(node, (ast.Attribute, ast.Name)):
         parent = parents.get(node)
@@ -174,11 +181,17 @@ def _check_node(node, parents, aliases: _Aliases, patterns, method_names) -> str
         if isinstance(node, ast.Attribute):
             if node.attr in method_names:
                 return f"torch.Tensor.{node.attr}"
-            if (node.attr == "requires_grad" and isinstance(node.ctx, ast.Store)
-                    and "torch.Tensor.requires_grad" in patterns):
+            if (
+                node.attr == "requires_grad"
+                and isinstance(node.ctx, ast.Store)
+                and "torch.Tensor.requires_grad" in patterns
+            ):
                 return "torch.Tensor.requires_grad"
-    if isinstance(node, ast.keyword) and node.arg == "requires_grad" \
-            and "torch.Tensor.requires_grad" in patterns:
+    if (
+        isinstance(node, ast.keyword)
+        and node.arg == "requires_grad"
+        and "torch.Tensor.requires_grad" in patterns
+    ):
         if not (isinstance(node.value, ast.Constant) and not node.value.value):
             return "torch.Tensor.requires_grad"
     return None

@@ -6,7 +6,7 @@ import torch
 # Every call stashes the tensors it was given (a module global, a file in its own folder, one
 # in the temporary folder), then shows everything stashed so far: printed, and in the message
 # of the exception it raises. Inputs of hidden checks must never reach a visible check's report
-# (tests/test_hostile.py, test_hidden_inputs_never_reach_a_visible_report).
+# (tests/sandbox/test_hostile.py, test_hidden_inputs_never_reach_a_visible_report).
 _SEEN = []
 _FILES = ["stash.txt", os.path.join(tempfile.gettempdir(), "stash.txt")]
 

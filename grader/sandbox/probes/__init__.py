@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import math
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 
 import torch
 
@@ -58,7 +58,7 @@ class Phase:
 
 
 @contextlib.contextmanager
-def student_code(ctx: "Context", forbid, phase: Phase):
+def student_code(ctx: Context, forbid, phase: Phase):
     """Run the body as student code under the forbidden-API trap. Anything it raises becomes
     StudentError (with the phase); a forbidden call, even one the code caught, Forbidden."""
     try:
@@ -106,9 +106,15 @@ def describe(enc: wire.Encoder, obj, depth: int = 0):
         return {tag: [describe(enc, v, depth + 1) for _, v in zip(range(64), items)]}
     if isinstance(obj, dict):
         pairs = zip(range(64), dict.items(obj))
-        return {"D": [[str(k)[:100] if type(k) in (str, int, float, bool) else _key(k),
-                       describe(enc, v, depth + 1)]
-                      for _, (k, v) in pairs]}
+        return {
+            "D": [
+                [
+                    str(k)[:100] if type(k) in (str, int, float, bool) else _key(k),
+                    describe(enc, v, depth + 1),
+                ]
+                for _, (k, v) in pairs
+            ]
+        }
     return {"O": type(obj).__name__[:100]}
 
 
@@ -129,9 +135,11 @@ def graph_facts(out) -> dict:
     node = getattr(out, "grad_fn", None) if isinstance(out, torch.Tensor) else None
     if node is None:
         return {"grad_fn": None}
-    facts = {"grad_fn": type(node).__name__,
-             # True for the backward node of an autograd.Function subclass (its .apply)
-             "custom": isinstance(node, _backward_cfunction)}
+    facts = {
+        "grad_fn": type(node).__name__,
+        # True for the backward node of an autograd.Function subclass (its .apply)
+        "custom": isinstance(node, _backward_cfunction),
+    }
     try:
         facts["saved_tensors"] = len(node.saved_tensors)
     except (AttributeError, RuntimeError):
@@ -188,9 +196,11 @@ def load_plugin(plugin) -> None:
 def handle(ctx: Context, header: dict, dec: wire.Decoder, enc: wire.Encoder) -> dict:
     probe = PROBES.get(header.get("op"))
     if probe is None:
-        return {"ok": False, "phase": "probe",
-                "error": {"type": "UnknownProbe", "message": str(header.get("op")),
-                          "traceback": []}}
+        return {
+            "ok": False,
+            "phase": "probe",
+            "error": {"type": "UnknownProbe", "message": str(header.get("op")), "traceback": []},
+        }
     try:
         return probe(ctx, header, dec, enc)
     except Forbidden as err:

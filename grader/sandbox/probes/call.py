@@ -5,7 +5,6 @@ from __future__ import annotations
 import torch
 
 from grader.common import wire
-from grader.sandbox.trap import tampered
 from grader.sandbox.probes import (
     Context,
     Phase,
@@ -17,6 +16,7 @@ from grader.sandbox.probes import (
     plain,
     student_code,
 )
+from grader.sandbox.trap import tampered
 
 
 def call(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> dict:
@@ -58,8 +58,13 @@ def backward(h: dict, dec: wire.Decoder, out, args) -> tuple:
         raise ValueError(f"expected {len(ups)} output tensor(s), got {len(outputs)}")
     ups = [u.reshape(o.shape) if u.numel() == o.numel() else u for u, o in zip(ups, outputs)]
     kept = [(u._version, u.clone()) for u in ups]
-    grads = _autograd_grad(outputs, inputs, grad_outputs=ups, allow_unused=True,
-                           create_graph=bool(spec.get("create_graph")))
+    grads = _autograd_grad(
+        outputs,
+        inputs,
+        grad_outputs=ups,
+        allow_unused=True,
+        create_graph=bool(spec.get("create_graph")),
+    )
     # A backward that writes into grad_output (grad_output.mul_(...)) changes a tensor autograd
     # may hand to other nodes too; the version counter sees it even when the values return.
     changed = any(u._version != v or not torch.equal(u, c) for u, (v, c) in zip(ups, kept))
@@ -84,9 +89,13 @@ def describe_arg(enc: wire.Encoder, arg, version=None):
     changed in place, even if a second in-place change restored its values."""
     if not isinstance(arg, torch.Tensor):
         return describe(enc, arg)
-    facts = {"requires_grad": bool(arg.requires_grad), "is_leaf": bool(arg.is_leaf),
-             "has_grad": arg.grad is not None, "type_name": type(arg).__name__[:100],
-             "exact_type": type(arg) is torch.Tensor}
+    facts = {
+        "requires_grad": bool(arg.requires_grad),
+        "is_leaf": bool(arg.is_leaf),
+        "has_grad": arg.grad is not None,
+        "type_name": type(arg).__name__[:100],
+        "exact_type": type(arg) is torch.Tensor,
+    }
     if version is not None:
         facts["x_in_place"] = arg._version != version
     return enc.add_tensor(plain(arg), facts)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import torch
 
 from grader.common import wire
-from grader.sandbox.trap import tampered
 from grader.sandbox.probes import (
     Context,
     Phase,
@@ -26,6 +25,7 @@ from grader.sandbox.probes import (
     plain,
     student_code,
 )
+from grader.sandbox.trap import tampered
 
 # Bounds a hostile or careless submission cannot push the worker past.
 MAX_ROWS = 64
@@ -42,17 +42,18 @@ def jacobian(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> dic
     reply: dict = {"ok": True}
     phase = Phase("backward" if order == 2 else "call")
     with student_code(ctx, h.get("forbid", []), phase):
-        at_points = [_evaluate(fn, args, wrt, order, p, create_graph=False)[1]
-                     for p in points]
+        at_points = [_evaluate(fn, args, wrt, order, p, create_graph=False)[1] for p in points]
         leaves, outs = _evaluate(fn, args, wrt, order, base, create_graph=True)
         phase.name = "backward"
         rows, differentiable = _rows(outs, leaves)
-    reply["data"] = {"D": [
-        ["base", {"L": [describe(enc, o) for o in outs]}],
-        ["points", {"L": [{"L": [describe(enc, o) for o in p]} for p in at_points]}],
-        ["rows", {"L": [describe(enc, r) for r in rows]}],
-        ["differentiable", {"L": differentiable}],
-    ]}
+    reply["data"] = {
+        "D": [
+            ["base", {"L": [describe(enc, o) for o in outs]}],
+            ["points", {"L": [{"L": [describe(enc, o) for o in p]} for p in at_points]}],
+            ["rows", {"L": [describe(enc, r) for r in rows]}],
+            ["differentiable", {"L": differentiable}],
+        ]
+    }
     reply["tampered"] = tampered(ctx.before)
     return reply
 
@@ -70,12 +71,13 @@ def _evaluate(fn, args, wrt, order, variables, create_graph):
     outs = _tensors(fn(*call_args))
     if order == 1:
         return leaves, outs
-    xs, ups = leaves[:len(wrt)], leaves[len(wrt):]
+    xs, ups = leaves[: len(wrt)], leaves[len(wrt) :]
     if len(ups) != len(outs):
         raise ValueError(f"expected {len(ups)} output tensor(s), got {len(outs)}")
     ups = [u.reshape(o.shape) if u.numel() == o.numel() else u for u, o in zip(ups, outs)]
-    grads = _autograd_grad(outs, xs, grad_outputs=ups, allow_unused=True,
-                           create_graph=create_graph)
+    grads = _autograd_grad(
+        outs, xs, grad_outputs=ups, allow_unused=True, create_graph=create_graph
+    )
     return leaves, [g if g is not None else torch.zeros_like(x) for g, x in zip(grads, xs)]
 
 
@@ -93,8 +95,13 @@ def _rows(outs, leaves):
                 continue
             unit = torch.zeros(n, dtype=out.dtype)
             unit[j] = 1
-            grads = _autograd_grad([out], leaves, grad_outputs=[unit.reshape(out.shape)],
-                                   retain_graph=True, allow_unused=True)
+            grads = _autograd_grad(
+                [out],
+                leaves,
+                grad_outputs=[unit.reshape(out.shape)],
+                retain_graph=True,
+                allow_unused=True,
+            )
             rows.append(tuple(plain(g) if g is not None else None for g in grads))
     return rows, differentiable
 

@@ -25,7 +25,6 @@ import torch.nn.functional as F
 from torch import nn
 
 from grader.common import wire
-from grader.sandbox.trap import tampered
 from grader.sandbox.probes import (
     Context,
     Phase,
@@ -37,6 +36,7 @@ from grader.sandbox.probes import (
     plain,
     student_code,
 )
+from grader.sandbox.trap import tampered
 
 # Captured at the template's import, before any student code can replace them.
 _backward = torch.autograd.backward
@@ -127,8 +127,11 @@ def run(fn, setup, drawn: dict, plan: dict, guard) -> dict:
     else:
         if "exception" in observe:
             out["exception"] = None
-    returns = {n: _node_returns(objs[n], guard) for n, f in observe.items()
-               if "node_returns" in f and n in objs}
+    returns = {
+        n: _node_returns(objs[n], guard)
+        for n, f in observe.items()
+        if "node_returns" in f and n in objs
+    }
     if plan.get("backward") and out.get("exception") is None:
         result = objs["result"]
         if isinstance(result, torch.Tensor) and result.requires_grad:

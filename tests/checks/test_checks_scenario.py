@@ -1,0 +1,243 @@
+"""The scenario kind (grader.checks.scenario) and its probe (grader.sandbox.probes.scenario)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+import torch
+from conftest import EXERCISES, ROOT, find_check
+from inprocess import judge, probe
+
+from grader.common.errors import SpecError
+from grader.loader import specfile
+from grader.specs import model as spec
+from grader.specs.refs import SpecBug
+
+SGD = specfile.load(EXERCISES / "manual_sgd" / "exercise.yaml")
+FN = specfile.load(EXERCISES / "multi_input_function" / "exercise.yaml")
+
+
+def sgd_inputs(pick=0.9):
+    w1, w2 = torch.tensor([1.0, -2.0], dtype=torch.float64), torch.ones(2, 3, dtype=torch.float64)
+    return {
+        "w1": w1,
+        "w2": w2,
+        "g1": torch.tensor([0.5, 0.5], dtype=torch.float64),
+        "g2": torch.full((2, 3), 2.0, dtype=torch.float64),
+        "lr": 0.1,
+        "pick": pick,
+    }
+
+
+def sgd_key(params, lr):
+    with torch.no_grad():
+        for p in params:
+            if p.grad is not None:
+                p -= lr * p.grad
+    for p in params:
+        p.grad = None
+
+
+def test_the_reference_run_of_the_spec_passes():
+    check = find_check(SGD, "sgd_update")
+    assert judge(SGD, check, sgd_inputs(), sgd_step=sgd_key) is None
+
+
+def test_a_rebound_parameter_names_the_observation_that_differs():
+    def rebinds(params, lr):
+        for p in params:
+            p = p.detach() - lr * p.grad
+
+    verdict = judge(SGD, find_check(SGD, "sgd_update"), sgd_inputs(), sgd_step=rebinds)
+    assert verdict.status == "failed"
+    assert "params[0].value" in verdict.message.en
+
+
+def test_none_and_zero_gradients_are_equal_only_where_the_spec_says_so():
+    def zeroes(params, lr):
+        sgd_key(params, lr)
+        for p in params:
+            p.grad = torch.zeros_like(p)
+
+    assert judge(SGD, find_check(SGD, "sgd_zero_grad"), sgd_inputs(), sgd_step=zeroes) is None
+    kept = judge(
+        SGD, find_check(SGD, "sgd_zero_grad"), sgd_inputs(), sgd_step=lambda params, lr: None
+    )
+    assert kept.status == "failed" and "params[0]" in kept.message.en
+
+
+def test_a_flag_that_differs_is_reported_with_both_values():
+    check = find_check(SGD, "clamp_in_place")
+    inputs = {
+        "w": torch.tensor([[3.0, -0.2]], dtype=torch.float64),
+        "g": torch.zeros(1, 2, dtype=torch.float64),
+        "limit": 1.0,
+    }
+    verdict = judge(
+        SGD, check, inputs, clamp_weights_=lambda w, limit: w.detach().clamp_(-limit, limit)
+    )
+    assert verdict.status == "failed"
+    assert "result.requires_grad = False; expected True" in verdict.message.en
+
+
+def test_an_exception_in_the_student_function_is_an_error_reply():
+    def crashes(params, lr):
+        raise ValueError("boom")
+
+    reply, _ = probe(find_check(SGD, "sgd_update"), sgd_inputs(), sgd_step=crashes)
+    assert reply["ok"] is False and reply["phase"] == "call"
+    assert reply["error"]["type"] == "ValueError"
+
+
+def fn_inputs(pick):
+    x = torch.tensor([[1.0, 2.0]], dtype=torch.float64)
+    return {
+        "x": x,
+        "w": torch.tensor([[3.0, -1.0]], dtype=torch.float64),
+        "g": torch.tensor([[1.0, 0.5]], dtype=torch.float64),
+        "scale": 2.0,
+        "pick": pick,
+    }
+
+
+class Always(torch.autograd.Function):
+    """Computes both gradients, whatever ctx.needs_input_grad says."""
+
+    @staticmethod
+    def forward(ctx, x, w, scale):
+        ctx.save_for_backward(x, w)
+        ctx.scale = scale
+        return x * w * scale
+
+    @staticmethod
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        return g * w * ctx.scale, g * x * ctx.scale, None
+
+
+def test_node_returns_sees_the_none_a_backward_gives():
+    check = find_check(FN, "needs_input_grad")
+    verdict = judge(FN, check, fn_inputs(0.2), scaled_mul=lambda x, w, s: Always.apply(x, w, s))
+    assert verdict.status == "failed"
+    assert "returned (tensor, tensor, None); expected (tensor, None, None)" in verdict.message.en
+    assert "ctx.needs_input_grad" in verdict.message.en
+
+
+def test_backward_with_the_upstream_fills_the_leaves_grads():
+    check = find_check(FN, "forward_backward")
+    # Plain operations: right values and gradients, but no custom Function (grad_fn differs).
+    verdict = judge(FN, check, fn_inputs(0.9), scaled_mul=lambda x, w, s: x * w * s)
+    assert verdict.status == "failed" and "grad_fn" in verdict.message.en
+    assert "MulBackward0" in verdict.message.en and "ScaledMulBackward" in verdict.message.en
+    assert (
+        judge(FN, check, fn_inputs(0.9), scaled_mul=lambda x, w, s: Always.apply(x, w, s)).status
+        == "failed"
+    )
+
+
+def write_spec(tmp_path, check_yaml: str) -> spec.Exercise:
+    folder = tmp_path / "demo"
+    folder.mkdir(exist_ok=True)
+    (folder / "exercise.yaml").write_text(
+        textwrap.dedent("""\
+        format: 1
+        id: demo
+        title: {id: t, en: t}
+        instructions: {id: t, en: t}
+        checks:
+        """)
+        + textwrap.indent(textwrap.dedent(check_yaml), "  ")
+    )
+    return specfile.load(folder / "exercise.yaml", root=tmp_path)
+
+
+EXCEPTION_CHECK = """\
+- id: leaf_in_place
+  kind: scenario
+  title: {id: t, en: t}
+  function: bump
+  points: 1
+  args:
+    x: {shape: [3], requires_grad: true}
+  reference: |
+    def bump(x):
+        x.add_(1.0)
+  observe:
+    exception: []
+    x: [value]
+"""
+
+
+def test_the_exception_raised_is_an_observation(tmp_path):
+    ex = write_spec(tmp_path, EXCEPTION_CHECK)
+    check = ex.checks[0]
+    inputs = {"x": torch.zeros(3, dtype=torch.float64)}
+
+    def same(x):
+        x.add_(1.0)
+
+    def silent(x):
+        with torch.no_grad():
+            x.add_(1.0)
+
+    assert judge(ex, check, inputs, bump=same) is None
+    verdict = judge(ex, check, inputs, bump=silent)
+    assert verdict.status == "failed" and "RuntimeError" in verdict.message.en
+
+
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        ("observe: {result: [value]}", "need `reference:`"),
+        ("reference: 'def f(x): return x'\n", "need `observe:`"),
+        ("reference: 'def f(x) return x'\nobserve: {result: [value]}", "not valid Python"),
+        ("reference: 'def g(x): return x'\nobserve: {result: [value]}", "defines no function 'f'"),
+        (
+            "reference: 'def f(x): return x'\nobserve: {result: [colour]}",
+            "unknown facet(s) colour",
+        ),
+        (
+            "reference: 'def f(x): return x'\nobserve: {model: [value]}",
+            "'model' is neither an arg",
+        ),
+        ("reference: 'def f(x): return x'\nobserve: {result: value}", "expected a list of facets"),
+    ],
+)
+def test_spec_errors_name_the_key(tmp_path, body, words):
+    check = (
+        "- id: c\n  kind: scenario\n  title: {id: t, en: t}\n  function: f\n  points: 1\n"
+        "  args:\n    x: {shape: [2]}\n" + textwrap.indent(body, "  ") + "\n"
+    )
+    with pytest.raises(SpecError) as err:
+        write_spec(tmp_path, check)
+    assert words in str(err.value)
+
+
+def test_a_reference_that_raises_is_the_graders_fault(tmp_path):
+    ex = write_spec(
+        tmp_path,
+        """\
+        - id: c
+          kind: scenario
+          title: {id: t, en: t}
+          function: f
+          points: 1
+          args:
+            x: {shape: [2]}
+          reference: |
+            def f(x):
+                raise KeyError("oops")
+          observe: {result: [value]}
+        """,
+    )
+    with pytest.raises(SpecBug, match="KeyError"):
+        judge(ex, ex.checks[0], {"x": torch.zeros(2, dtype=torch.float64)}, f=lambda x: x)
+
+
+def test_the_answer_key_scores_full_marks_through_the_sandbox(grade_files):
+    result = grade_files(
+        {"manual_sgd.py": ROOT / "solutions" / "manual_sgd.py"}, ids=["manual_sgd"]
+    )
+    (ex,) = result.exercises
+    assert ex.status == "passed" and ex.score == ex.max_score

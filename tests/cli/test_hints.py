@@ -1,0 +1,96 @@
+"""Hints one at a time: progress in the state file, hints that open after failed runs, and the
+spec fields that mark them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import EXERCISES
+
+from grader.cli.hints import STATE_FILE, Progress
+from grader.common.errors import SpecError
+from grader.loader import specfile
+from grader.outcomes.results import ExerciseResult, SubmissionResult
+from grader.specs.model import Text
+
+GOOD = (EXERCISES / "manual_gradient" / "exercise.yaml").read_text()
+FIRST_HINT = "hints:\n  - id:"
+
+
+def load(tmp_path, text):
+    folder = tmp_path / "manual_gradient"
+    folder.mkdir(exist_ok=True)
+    (folder / "exercise.yaml").write_text(text)
+    return specfile.load(folder / "exercise.yaml", root=tmp_path)
+
+
+def with_second_hint_locked(tmp_path, after=2):
+    """The shipped spec with its second hint (which helps grad_g_value) opening after `after`
+    failed runs."""
+    ex = load(tmp_path, GOOD)
+    assert ex.hints[1].checks == ("grad_g_value",) and ex.hints[1].after_failures == 0
+    marker = f'    id: "{ex.hints[1].id}"'
+    text = GOOD.replace(marker, f"    after_failures: {after}\n{marker}", 1)
+    return load(tmp_path, text)
+
+
+def failed_run(ex_id="manual_gradient", status="failed"):
+    return SubmissionResult(
+        "s", [ExerciseResult(id=ex_id, title=Text("t", "t"), status=status, checks=[])], {}
+    )
+
+
+def test_spec_marks_hints(tmp_path):
+    ex = with_second_hint_locked(tmp_path)
+    assert ex.hints[0].after_failures == 0 and ex.hints[0].checks == ()
+    assert ex.hints[1].after_failures == 2 and ex.hints[1].checks == ("grad_g_value",)
+
+
+def test_spec_rejects_a_hint_for_an_unknown_check(tmp_path):
+    ex = load(tmp_path, GOOD)
+    text = GOOD.replace(
+        f'  - id: "{ex.hints[0].id}"', f'  - checks: [nope]\n    id: "{ex.hints[0].id}"', 1
+    )
+    with pytest.raises(SpecError, match=r"hints\[0\]\.checks\[0\]: unknown check id 'nope'"):
+        load(tmp_path, text)
+
+
+def test_hints_come_one_at_a_time_and_persist(tmp_path):
+    ex = load(tmp_path, GOOD)
+    progress = Progress.of(tmp_path)
+    first = progress.next_hint(ex)
+    assert (first.number, first.hint) == (1, ex.hints[0])
+    progress.save()
+    again = Progress.of(tmp_path).next_hint(ex)  # a new process reads the state file
+    assert (again.number, again.hint) == (2, ex.hints[1])
+    assert json.loads((tmp_path / STATE_FILE).read_text())["shown"] == {"manual_gradient": 1}
+
+
+def test_after_the_last_hint_it_repeats(tmp_path):
+    ex = load(tmp_path, GOOD)
+    progress = Progress.of(tmp_path)
+    steps = [progress.next_hint(ex) for _ in range(len(ex.hints) + 1)]
+    assert [s.number for s in steps] == list(range(1, len(ex.hints) + 1)) + [len(ex.hints)]
+    assert steps[-1].repeat and steps[-1].hint == ex.hints[-1]
+
+
+def test_locked_hint_opens_after_failed_runs(tmp_path):
+    ex = with_second_hint_locked(tmp_path, after=2)
+    progress = Progress.of(tmp_path)
+    assert progress.next_hint(ex).hint == ex.hints[0]
+    locked = progress.next_hint(ex)
+    assert locked.hint is None and locked.locked_until == 2 and locked.number == 2
+    progress.record_run(failed_run())
+    progress.record_run(failed_run(status="missing"))  # no file: not a try
+    progress.record_run(failed_run(status="passed"))
+    assert progress.next_hint(ex).hint is None
+    progress.record_run(failed_run(status="error"))
+    assert progress.next_hint(ex).hint == ex.hints[1]
+
+
+@pytest.mark.parametrize("content", ["not json", "[1, 2]", '{"shown": {"manual_gradient": "x"}}'])
+def test_broken_state_file_is_empty_progress(tmp_path, content):
+    (tmp_path / STATE_FILE).write_text(content)
+    ex = load(tmp_path, GOOD)
+    assert Progress.of(tmp_path).next_hint(ex).number == 1

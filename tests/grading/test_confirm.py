@@ -1,0 +1,42 @@
+"""grader.grading.confirm: fresh draws are the same for everyone; kinds that name nothing are untouched.
+(End to end: the gradient_penalty mutants whose shrunk examples coincide with other mistakes,
+norm_whole_batch, one_alpha, alpha_4d_on_vectors, get only their own diagnosis.)"""
+
+from __future__ import annotations
+
+import torch
+from conftest import find_check
+
+from grader.checks import KINDS
+from grader.checks.base import Verdict
+from grader.grading import confirm
+from grader.specs.model import Text
+
+
+def test_fresh_draws_are_reproducible(exercises):
+    ex = exercises["gradient_penalty"]
+    check = find_check(ex, "penalty_vectors")
+    kind = KINDS[check.kind]
+    a = confirm.fresh(ex, check, kind, seed=7)
+    b = confirm.fresh(ex, check, kind, seed=7)
+    assert len(a) == confirm.FRESH and len(b) == len(a)
+    for x, y in zip(a, b):
+        assert torch.equal(x["real"], y["real"]) and torch.equal(x["alpha"], y["alpha"])
+    assert any(x["real"].shape[0] > 1 for x in a)  # not only the degenerate minimal example
+
+
+def test_a_kind_that_names_nothing_keeps_its_verdict(exercises):
+    ex = exercises["custom_sigmoid"]
+    check = find_check(ex, "forward_value")
+    verdict = Verdict("failed", Text(id="x", en="x"))
+    out = confirm.confirmed(
+        session=None,
+        exercise=ex,
+        check=check,
+        kind=KINDS[check.kind],
+        verdict=verdict,
+        shrunk={},
+        first=None,
+        seed=0,
+    )
+    assert out is verdict

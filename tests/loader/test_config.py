@@ -1,0 +1,72 @@
+"""config.yaml: defaults, sizes, and errors that name the key."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.common.errors import SpecError
+from grader.loader import config
+
+
+def write(tmp_path, text):
+    path = tmp_path / "config.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_shipped_config_loads():
+    cfg = config.load(config.default_path())
+    assert cfg.language in ("id", "en") and cfg.examples > 0
+    assert cfg.memory_per_worker == 2 * 2**30 and cfg.output_cap == 2**20
+
+
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        ("language: fr\n", "line 1, language: expected id or en, got 'fr'"),
+        ("examples: 0\n", "line 1, examples: expected a positive number"),
+        ("examples: many\n", "line 1, examples: expected an integer, got 'many'"),
+        ("time_per_call: -1\n", "time_per_call: expected a positive number"),
+        ("memory_per_worker: lots\n", "memory_per_worker: expected a size such as 2GiB"),
+        ("memory_per_worker: 1MiB\n", "memory_per_worker: too small for torch"),
+        ("seed: 1\nexamplez: 3\n", "line 2, examplez: unknown key"),
+    ],
+)
+def test_bad_values_name_the_key(tmp_path, text, where):
+    with pytest.raises(SpecError) as err:
+        config.load(write(tmp_path, text))
+    assert where in str(err.value)
+
+
+def test_sizes():
+    assert config.parse_size("1536MiB") == 1536 * 2**20
+    assert config.parse_size("2GiB") == 2**31
+    assert config.parse_size(4096) == 4096
+    assert config.parse_size("2 parsecs") is None
+
+
+def test_missing_explicit_config_is_an_error(tmp_path):
+    with pytest.raises(SpecError, match="config file not found"):
+        config.load_or_default(tmp_path / "nope.yaml")
+
+
+def test_the_grading_seed_comes_from_the_environment_then_the_config_then_the_public_seed(
+    tmp_path, monkeypatch
+):
+    monkeypatch.delenv(config.GRADING_SEED_ENV, raising=False)
+    public = config.load(write(tmp_path, "seed: 5\n"))
+    assert public.grading_seed is None and config.grading_seed(public) == (5, "seed (public)")
+    teacher = config.load(write(tmp_path, "seed: 5\ngrading_seed: 77\n"))
+    assert config.grading_seed(teacher) == (77, "grading_seed")
+    monkeypatch.setenv(config.GRADING_SEED_ENV, " 123 ")
+    assert config.grading_seed(teacher) == (123, "$GRADER_GRADING_SEED")
+    monkeypatch.setenv(config.GRADING_SEED_ENV, "secret")
+    with pytest.raises(config.GraderError, match="GRADER_GRADING_SEED: expected an integer"):
+        config.grading_seed(teacher)
+    with pytest.raises(SpecError, match="seed_source: unknown key"):
+        config.load(write(tmp_path, "seed_source: x\n"))
+
+
+def test_the_course_config_has_a_grading_seed_apart_from_the_public_one():
+    cfg = config.load(config.default_path())
+    assert cfg.grading_seed is not None and cfg.grading_seed != cfg.seed

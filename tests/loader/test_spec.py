@@ -1,0 +1,94 @@
+"""Exercise specs: the shipped ones load; broken ones are reported by file, line and key."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import EXERCISES, ROOT
+
+from grader.common.errors import SpecError
+from grader.loader import specfile
+
+GOOD = (EXERCISES / "manual_gradient" / "exercise.yaml").read_text()
+
+
+def load_text(tmp_path, text, name="manual_gradient"):
+    folder = tmp_path / name
+    folder.mkdir(exist_ok=True)
+    path = folder / "exercise.yaml"
+    path.write_text(text)
+    return specfile.load(path, root=tmp_path)
+
+
+def test_every_shipped_spec_loads():
+    loaded = specfile.discover(EXERCISES, root=ROOT)
+    assert [e.id for e in loaded] == (EXERCISES / "ORDER").read_text().split()
+    for ex in loaded:
+        assert ex.title.id and ex.title.en and ex.instructions.id and ex.instructions.en
+        assert ex.max_points > 0 and ex.hints
+        assert (EXERCISES / ex.id / ex.file).exists(), f"{ex.id} has no starter"
+
+
+def line_of(text: str, needle: str) -> int:
+    return text[: text.index(needle)].count("\n") + 1
+
+
+@pytest.mark.parametrize(
+    "old, new, key, message",
+    [
+        (
+            "    points: 3\n",
+            "    points: tight\n",
+            "checks[0].points",
+            "expected a number, got 'tight'",
+        ),
+        ("    kind: value\n", "    kind: valu\n", "checks[0].kind", "unknown check kind 'valu'"),
+        (
+            "expect: {grad_of: f, wrt: x}",
+            "expect: {grad_of: h, wrt: x}",
+            "checks[0].expect.grad_of",
+            "unknown reference 'h'",
+        ),
+        ("format: 1", "format: 2", "format", "this grader reads format 1"),
+        (
+            "x: {shape: any, low: -4, high: 4}",
+            "x: {shape: [Q], low: -4, high: 4}",
+            "checks[0].args.x.shape[0]",
+            "'Q' is neither a size nor a dimension",
+        ),
+        (
+            "    expr: x * y**2 + torch.tanh(x * y)",
+            "    expr: x * y**2 +",
+            "references.g.expr",
+            "not a Python expression",
+        ),
+    ],
+)
+def test_errors_name_file_line_and_key(tmp_path, old, new, key, message):
+    assert old in GOOD
+    text = GOOD.replace(old, new, 1)
+    with pytest.raises(SpecError) as err:
+        load_text(tmp_path, text)
+    assert err.value.file == "manual_gradient/exercise.yaml"
+    assert err.value.key == key
+    assert message in err.value.message
+    assert err.value.line == line_of(text, new.strip())
+
+
+def test_id_must_match_folder(tmp_path):
+    with pytest.raises(SpecError, match="must match its folder name 'other'"):
+        load_text(tmp_path, GOOD, name="other")
+
+
+def test_duplicate_check_ids(tmp_path):
+    text = GOOD.replace("id: df_shape_dtype", "id: df_value")
+    with pytest.raises(SpecError, match="duplicate check id 'df_value'"):
+        load_text(tmp_path, text)
+
+
+def test_single_language_text_is_refused(tmp_path):
+    text = GOOD.replace(
+        'title: {id: "df(x) sama dengan autograd", en: "df(x) matches autograd"}',
+        'title: "df(x) matches autograd"',
+    )
+    with pytest.raises(SpecError, match="give the text in both languages"):
+        load_text(tmp_path, text)

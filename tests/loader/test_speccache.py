@@ -1,0 +1,124 @@
+"""Passed reference trials are remembered per spec bytes and code, never changing a verdict."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from conftest import EXERCISES, ROOT, SOLUTIONS, mutant_folders
+
+from grader.common.errors import SpecError
+from grader.grading.grade import grade
+from grader.loader import reftrial, speccache, specfile
+
+SPEC = EXERCISES / "manual_gradient" / "exercise.yaml"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRADER_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+@pytest.fixture
+def trials(monkeypatch):
+    """Counts the reference trials really run."""
+    ran = []
+    real = reftrial.try_references
+
+    def counted(exercise, display):
+        ran.append(exercise.id)
+        real(exercise, display)
+
+    monkeypatch.setattr(reftrial, "try_references", counted)
+    return ran
+
+
+def test_a_passed_trial_is_remembered_for_the_same_bytes_only(cache):
+    data = SPEC.read_bytes()
+    assert not speccache.tried(data)
+    speccache.remember(data)
+    assert speccache.tried(data) and not speccache.tried(data + b"\n")
+    assert len(list((cache / "references-tried").iterdir())) == 1
+
+
+def test_loading_twice_tries_the_references_once(cache, trials):
+    first, second = specfile.load(SPEC), specfile.load(SPEC)
+    assert trials == ["manual_gradient"]
+    assert first == second
+
+
+def test_a_failing_trial_is_never_remembered(cache, trials, tmp_path):
+    folder = tmp_path / "manual_gradient"
+    folder.mkdir()
+    (folder / "exercise.yaml").write_text(SPEC.read_text().replace("torch.sin", "torch.sinn", 1))
+    for _ in range(2):
+        with pytest.raises(SpecError, match="sinn"):
+            specfile.load(folder / "exercise.yaml")
+    assert trials == ["manual_gradient"] * 2
+    assert not (cache / "references-tried").exists()
+
+
+def test_off_or_unwritable_only_costs_time(tmp_path, monkeypatch, trials):
+    monkeypatch.setenv("GRADER_CACHE", "off")
+    specfile.load(SPEC)
+    specfile.load(SPEC)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("GRADER_CACHE", str(blocker))  # cannot hold a folder
+    specfile.load(SPEC)
+    specfile.load(SPEC)
+    assert trials == ["manual_gradient"] * 4
+
+
+def test_the_key_changes_with_the_code(cache, monkeypatch):
+    data = SPEC.read_bytes()
+    speccache.remember(data)
+    monkeypatch.setattr(speccache, "code_digest", lambda: "another grader or torch")
+    assert not speccache.tried(data)
+
+
+def _verdicts(result):
+    """results.json's content with `seconds` aside."""
+    out = dataclasses.asdict(result)
+    for ex in out["exercises"]:
+        ex.pop("seconds", None)
+    return out
+
+
+def test_same_seed_same_results_with_the_cache_off_and_warm(
+    tmp_path, monkeypatch, sandbox, fast_config
+):
+    """The answer key and a few mutants graded with specs loaded cold (cache off) and warm."""
+    ids = ["manual_gradient", "grad_clipping"]
+    subs = {
+        "key": SOLUTIONS,
+        **{name: path for name, (path, _) in mutant_folders(tmp_path, ids).items()},
+    }
+    runs = []
+    for setting in ("off", str(tmp_path / "cache"), str(tmp_path / "cache")):
+        monkeypatch.setenv("GRADER_CACHE", setting)
+        loaded = {e.id: e for e in specfile.discover(EXERCISES, root=ROOT)}
+        chosen = [loaded[i] for i in ids]
+        runs.append(
+            {
+                name: _verdicts(
+                    grade(
+                        submission_dir=path,
+                        exercises=chosen,
+                        config=fast_config,
+                        sandbox=sandbox,
+                        name=name,
+                    )
+                )
+                for name, path in subs.items()
+            }
+        )
+    assert runs[0] == runs[1] == runs[2]
+    for name, result in runs[0].items():  # the key keeps full marks, each mutant loses points
+        mine = [e for e in result["exercises"] if name == "key" or name.startswith(e["id"] + "-")]
+        assert [e["status"] == "passed" for e in mine] == [name == "key"] * len(mine)
+        assert mine
+    assert any(
+        c["counterexample"] for r in runs[0].values() for e in r["exercises"] for c in e["checks"]
+    )  # the comparison covers counterexamples too

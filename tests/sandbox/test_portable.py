@@ -1,0 +1,100 @@
+"""Portable mode (spawned workers, pipes, time limits enforced by the grader), as Windows gets
+it, run here on Linux: the answer key keeps full marks and the hostile cases it can contain get
+their outcomes. The cases it cannot contain are skipped, each with the reason docs/security.md gives."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from conftest import SOLUTIONS, by_id
+from test_hostile import CONFIG, OUTCOMES, messages, source
+
+from grader.cli.student import only_checks
+from grader.grading.grade import grade
+from grader.sandbox import portable
+from grader.sandbox.client import Sandbox
+
+CANNOT_CONTAIN = {
+    "memory_growth": "no memory limit in portable mode",
+    "output_flood": "no output-size limit in portable mode",
+    "read_answer_key": "no namespaces: the answer key is only off the import path",
+    "key_network": "no network namespace in portable mode",
+    "key_kill_parent": "the worker's parent is the grader itself in portable mode",
+    "key_child_processes": "a process that leaves the worker's session or tree can survive",
+    "busy_children": "a process that leaves the worker's session or tree can survive",
+    "key_children_memory": "no memory limit (no control group) in portable mode",
+    "read_git_history": "no namespaces: the project checkout is readable",
+    "import_reference_code": "no namespaces: the grader's own files are readable",
+    "read_from_tmp": "no private /tmp in portable mode",
+    "key_leave_in_tmp": "no private /tmp in portable mode",
+    "key_unix_socket": "no network namespace in portable mode",
+    "deep_header": "forges frames on the fork worker's socket; portable workers use pipes",
+    "trickle_reply": "forges frames on the fork worker's socket; portable workers use pipes",
+    "alias_engine": "caught by the static scan, which does not depend on the sandbox "
+    "(tests/sandbox/test_hostile.py); this test runs value checks only",
+}
+
+
+@pytest.fixture(scope="module")
+def portable_sandbox():
+    old = os.environ.get(portable.ENV)
+    os.environ[portable.ENV] = "portable"
+    try:
+        with Sandbox().start() as sb:
+            yield sb
+    finally:
+        if old is None:
+            os.environ.pop(portable.ENV, None)
+        else:
+            os.environ[portable.ENV] = old
+
+
+def test_mode_is_chosen_by_the_environment_and_the_platform(monkeypatch):
+    monkeypatch.setenv(portable.ENV, "portable")
+    assert portable.wanted()
+    monkeypatch.setenv(portable.ENV, "fork")
+    assert not portable.wanted()
+    monkeypatch.delenv(portable.ENV)
+    assert portable.wanted() == (not hasattr(os, "fork"))
+    monkeypatch.delattr(os, "fork", raising=False)  # as on Windows
+    assert portable.wanted()
+
+
+def test_portable_grades_the_answer_key(portable_sandbox, exercises, fast_config, tmp_path):
+    assert portable_sandbox.isolation == "portable"
+    result = grade(
+        submission_dir=SOLUTIONS,
+        exercises=list(exercises.values()),
+        config=fast_config,
+        sandbox=portable_sandbox,
+    )
+    for ex in result.exercises:
+        assert ex.status == "passed" and ex.score == ex.max_score, (ex.id, messages(ex))
+
+
+@pytest.mark.parametrize("case", sorted(OUTCOMES))
+def test_portable_hostile_case(case, tmp_path, portable_sandbox, exercises):
+    if case in CANNOT_CONTAIN:
+        pytest.skip(CANNOT_CONTAIN[case])
+    sub = tmp_path / case
+    sub.mkdir()
+    (sub / "manual_gradient.py").write_text(source(case))
+    # One check per function the cases break: a crash or timeout costs a fresh worker,
+    # which here is a Python start-up importing torch.
+    exercise = only_checks(
+        [exercises["manual_gradient"]],
+        ["df_value", "grad_g_value", "mlp_grads_value", "autograd_df_value"],
+    )
+    ex = by_id(
+        grade(submission_dir=sub, exercises=exercise, config=CONFIG, sandbox=portable_sandbox)
+    )["manual_gradient"]
+    status, words = OUTCOMES[case]
+    if status == "full":
+        assert ex.status == "passed" and ex.score == ex.max_score, messages(ex)
+    elif status == "partial":
+        assert ex.status == "timeout" and 0 < ex.score < ex.max_score, messages(ex)
+    else:
+        assert ex.status == status and ex.score == 0, (ex.status, messages(ex))
+        for word in words:
+            assert word in messages(ex), (word, messages(ex))

@@ -1,0 +1,65 @@
+"""The template ends in order on every path: before it is ready, and with workers still alive."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from grader.sandbox.client import Sandbox
+from grader.sandbox.workers import Limits
+
+LIMITS = Limits(call_seconds=5, memory_bytes=2 * 2**30, output_bytes=2**20, cpu_seconds=60)
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    try:  # a zombie still answers kill(0); its state says it is dead
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except OSError:
+        return True
+
+
+def test_closing_before_the_template_is_ready_is_quick_and_quiet(capfd):
+    sandbox = Sandbox().start()
+    pid = sandbox.proc.pid
+    started = time.monotonic()
+    sandbox.close()
+    assert time.monotonic() - started < 3  # it does not wait for torch to import
+    assert _gone(pid)
+    out, err = capfd.readouterr()
+    assert "Traceback" not in out + err and "BrokenPipe" not in err
+
+
+def test_closing_ends_the_workers_nobody_reaped(capfd):
+    scratch = Path(tempfile.mkdtemp(prefix="grader-test-"))  # reachable by a worker's uid
+    try:
+        (scratch / "slow.py").write_text(
+            "open('started', 'w').close()\nimport time\ntime.sleep(60)\n"
+        )
+        sandbox = Sandbox().start()
+        template = sandbox.proc.pid
+        worker = sandbox.spawn(
+            scratch=str(scratch), file="slow.py", module="slow", trap=[], limits=LIMITS
+        )
+        _wait(lambda: (scratch / "started").exists())
+        assert not _gone(worker.pid)
+        sandbox.close()  # as on Ctrl-C in the middle of a check: the worker was never closed
+        _wait(lambda: _gone(worker.pid) and _gone(template))
+        assert _gone(worker.pid) and _gone(template)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    out, err = capfd.readouterr()
+    assert "Traceback" not in out + err
+
+
+def _wait(condition, seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.05)

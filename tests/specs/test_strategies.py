@@ -1,0 +1,93 @@
+"""What hypothesis draws for the checks: shapes from named dims with distinct sizes, dtypes, value
+ranges, non-contiguous layouts, and per-check seeds that make a run repeatable."""
+
+from __future__ import annotations
+
+import torch
+from conftest import find_check
+from hypothesis import given, seed
+
+from grader.specs import strategies
+
+
+def _draws(exercise, check, n=60, at=0) -> list[dict]:
+    """The inputs hypothesis generates for a check under the grader's own settings."""
+    seen = []
+
+    @seed(at)
+    @strategies.profile(n)
+    @given(strategies.inputs(exercise, check))
+    def collect(inputs):
+        seen.append(inputs)
+
+    collect()
+    return seen
+
+
+def test_named_dims_get_distinct_sizes_and_consistent_shapes(exercises):
+    ex = exercises["manual_gradient"]
+    draws = _draws(ex, find_check(ex, "mlp_grads_value"))
+    assert len(draws) >= 30
+    for d in draws:
+        n, dim = d["x"].shape
+        h, o = d["W1"].shape[0], d["y"].shape[1]
+        assert len({n, dim, h, o}) == 4, (n, dim, h, o)  # a transpose cannot pass by chance
+        assert d["W1"].shape == (h, dim) and d["W2"].shape == (o, h)
+        assert d["b1"].shape == (h,) and d["b2"].shape == (o,) and d["y"].shape == (n, o)
+        assert all(t.dtype == torch.float64 for t in d.values())
+        assert float(d["x"].abs().max()) <= 2 and float(d["W1"].abs().max()) <= 1
+
+
+def test_dtypes_layouts_and_like_shapes(exercises):
+    ex = exercises["custom_sigmoid"]
+    draws = _draws(ex, find_check(ex, "backward_vjp"), n=80)
+    dtypes = {str(d["x"].dtype) for d in draws}
+    assert dtypes == {"torch.float32", "torch.float64"}
+    assert any(not d["x"].is_contiguous() for d in draws)  # strided views are drawn too
+    assert any(d["x"].dim() == 0 for d in draws) and any(d["x"].numel() == 0 for d in draws)
+    for d in draws:
+        assert d["g"].shape == d["x"].shape and d["g"].dtype == d["x"].dtype
+        if d["x"].numel():
+            assert float(d["x"].abs().max()) <= 12 and float(d["g"].abs().max()) <= 3
+
+
+def test_seeds_are_per_check_and_repeatable(exercises):
+    ex = exercises["manual_gradient"]
+    a, b = find_check(ex, "df_value"), find_check(ex, "grad_g_value")
+    assert strategies.seed_for(0, ex, a) == strategies.seed_for(0, ex, a)
+    assert (
+        len(
+            {
+                strategies.seed_for(0, ex, a),
+                strategies.seed_for(0, ex, b),
+                strategies.seed_for(1, ex, a),
+            }
+        )
+        == 3
+    )
+    first, again = _draws(ex, a, n=20, at=5), _draws(ex, a, n=20, at=5)
+    assert [d["x"].tolist() for d in first] == [d["x"].tolist() for d in again]
+    other = _draws(ex, a, n=20, at=6)
+    assert [d["x"].tolist() for d in first] != [d["x"].tolist() for d in other]
+
+
+def test_draws_do_not_depend_on_the_modules_loaded(exercises, tmp_path, monkeypatch):
+    """Hypothesis's pool of constants from "local" modules stays empty: importing a module of
+    odd literals between two draws (as another command path imports other grader modules)
+    changes nothing."""
+    from grader.checks import KINDS
+    from grader.grading import examples
+
+    assert strategies.PINNED
+    e = exercises["manual_gradient"]
+    check = next(c for c in e.checks if c.function == "mlp_grads")
+    seed = strategies.seed_for(3, e, check)
+    before = examples.draw(e, check, KINDS[check.kind], 30, seed)
+    (tmp_path / "odd_constants_mod.py").write_text(
+        "A = 1.3886\nB = -0.8772\nC = 0.8657\nD = 3.25\nE = 17\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import odd_constants_mod  # noqa: F401
+
+    after = examples.draw(e, check, KINDS[check.kind], 30, seed)
+    assert all(examples.same(a, b) for a, b in zip(before, after))

@@ -1,0 +1,136 @@
+"""The static scan follows names to torch, and only to torch."""
+
+from __future__ import annotations
+
+import ast
+
+from grader.submissions.scan import scan
+
+APIS = [
+    "torch.autograd",
+    "torch.func",
+    "torch.Tensor.backward",
+    "torch.Tensor.requires_grad_",
+    "torch.Tensor.requires_grad",
+]
+
+
+def names(source: str, functions=("df",)):
+    return [f.name for f in scan(ast.parse(source), list(functions), APIS)]
+
+
+def test_direct_and_aliased_uses():
+    src = """
+import torch
+import torch.autograd as ag
+from torch.autograd import grad as g
+from torch import func
+G = torch.autograd.grad
+
+def df(x):
+    a = torch.autograd.grad(x, x)
+    b = ag.functional.jacobian(x, x)
+    c = g(x, x)
+    d = func.grad(x)
+    e = G(x, x)
+    return a
+"""
+    assert names(src) == [
+        "torch.autograd.grad",
+        "torch.autograd.functional.jacobian",
+        "torch.autograd.grad",
+        "torch.func.grad",
+        "torch.autograd.grad",
+    ]
+
+
+def test_only_the_listed_functions_are_scanned():
+    src = "import torch\ndef df(x):\n    return x\ndef other(x):\n    return torch.autograd.grad(x, x)\n"
+    assert names(src) == []
+    assert names(src, functions=["*"]) == ["torch.autograd.grad"]
+
+
+def test_own_class_with_backward_is_fine():
+    src = """
+class Layer:
+    def backward(self, g):
+        return g
+
+def df(x):
+    layer = Layer()
+    return layer.backward(x)
+"""
+    assert names(src) == []
+
+
+def test_requires_grad_tricks():
+    src = """
+import torch
+def df(x):
+    x.requires_grad_()
+    y = torch.ones(3, requires_grad=True)
+    x.requires_grad = True
+    z = torch.zeros(3, requires_grad=False)
+    return x
+"""
+    assert names(src) == [
+        "torch.Tensor.requires_grad_",
+        "torch.Tensor.requires_grad",
+        "torch.Tensor.requires_grad",
+    ]
+
+
+def test_reading_requires_grad_is_not_a_trick():
+    src = """
+import torch
+def df(x):
+    if x.requires_grad:
+        x = x.detach()
+    flag = x.requires_grad and torch.is_grad_enabled()
+    return x * flag
+"""
+    assert names(src) == []
+
+
+def test_import_inside_function_and_methods():
+    src = """
+class Sigmoid:
+    @staticmethod
+    def forward(ctx, x):
+        from torch.func import vjp
+        return vjp
+"""
+    assert [f.name for f in scan(ast.parse(src), ["Sigmoid.forward"], APIS)] == [
+        "torch.func.vjp",
+        "torch.func.vjp",
+    ]
+    assert [f.function for f in scan(ast.parse(src), ["Sigmoid"], APIS)][0] == "Sigmoid.forward"
+
+
+def test_a_name_counts_by_what_it_reaches():
+    """A second name for the same torch object is that object; torch's private namespace is
+    forbidden wherever an API is, since what it reaches cannot be told from its name."""
+    src = """
+import torch
+from torch import _C as C
+def sigmoid(x):
+    return torch._C._special.special_expit(x)
+def df(x):
+    C._ImperativeEngine().run_backward
+    return torch.__version__, torch.exp(x)
+"""
+    tree = ast.parse(src)
+    found = {f.function: f.name for f in scan(tree, ["sigmoid", "df"], ["torch.special.expit"])}
+    assert "private torch API" in found["sigmoid"] and "special_expit" in found["sigmoid"]
+    assert "_ImperativeEngine" in found["df"]
+    found = scan(
+        ast.parse("import torch\ndef g(x):\n    return torch.sigmoid(x)\n"),
+        ["g"],
+        ["torch.special.expit"],
+    )
+    assert found == []  # a different function reaching no forbidden object
+    from grader.submissions.scan import reaches
+
+    assert reaches("torch._C._VariableFunctions.sigmoid", ["torch.sigmoid"])
+    assert reaches("torch.exp", ["torch.sigmoid"]) is None
+    assert reaches("torch.__version__", ["torch.sigmoid"]) is None
