@@ -82,6 +82,10 @@ class Kind:
     constraint = False
     """A property a trivial answer also has (right shape, finite, no side effects, no forbidden
     API): it earns points only once the functions it covers pass a non-constraint check."""
+    watches_args = True
+    """Judge, by default, that a call left the caller's tensor arguments as they were, when
+    the probe reports them (args_after): see grader.checks.effects. A kind whose probe changes
+    the arguments itself, or that judges them with its own check, sets False."""
 
     def validate(self, check: Check) -> None:
         if self.needs_function and not check.function:

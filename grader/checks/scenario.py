@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import torch
 
+from grader.checks import effects
 from grader.checks.base import Judging, Kind, Verdict
 from grader.checks.compare import compare
 from grader.checks.messages import both, mismatch
@@ -136,12 +137,12 @@ class Scenario(Kind):
                     "failed", _exception_text(fn, got.get("exception"), want["exception"])
                 )
         for name in want:
-            if name == "exception":
+            if name in ("exception", probe.EFFECTS):
                 continue
             found = _diff(got.get(name), want[name], name, ctx)
             if found is not None:
                 return Verdict("failed", found)
-        return None
+        return effects.scenario_changes(ctx, got.get(probe.EFFECTS), want.get(probe.EFFECTS))
 
 
 def expected(check, inputs: dict) -> dict:

@@ -3,6 +3,7 @@ tampering), then the kind's own."""
 
 from __future__ import annotations
 
+from grader.checks import effects
 from grader.checks.base import Judging, NotRecorded, Verdict
 from grader.checks.messages import both, forbidden, raised, tampered
 from grader.specs.model import Check, Exercise
@@ -58,10 +59,9 @@ def judged(
     verdict = pre_judge(check, reply)
     if verdict is not None:
         return kind.frame(Judging(exercise, check, inputs, memo=memo, recorded=recorded), verdict)
+    ctx = Judging(exercise, check, inputs, memo=memo, recorded=recorded)
     try:
-        return kind.judge(
-            Judging(exercise, check, inputs, memo=memo, recorded=recorded), reply, values
-        )
+        return kind.judge(ctx, reply, values) or effects.after_call(ctx, kind, reply, values)
     except (SpecBug, NotRecorded):
         raise
     except (TypeError, KeyError, IndexError, AttributeError, ValueError) as exc:

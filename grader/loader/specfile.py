@@ -202,6 +202,7 @@ def load_check(
         "bonus",
         "constraint",
         "rationale",
+        "may_change",
     }
     node.reject_unknown(common | set(kind.OPTIONS))
     check_id = node.get_typed("id", str)
@@ -248,6 +249,7 @@ def load_check(
         constraint=node.get_typed("constraint", bool, False),
         recorded=recorded,
         rationale=node.get_typed("rationale", str, None),
+        may_change=_names(node, "may_change"),
     )
     if check.rationale is not None and not check.hidden:
         raise node.error(
@@ -413,3 +415,16 @@ def discover(exercises_dir: Path, root: Path | None = None) -> list[Exercise]:
         rank = {name: i for i, name in enumerate(order)}
         loaded.sort(key=lambda e: (rank.get(e.id, len(rank)), e.id))
     return loaded
+
+
+def _names(node: Node, key: str) -> tuple[str, ...]:
+    """A list of names (`may_change: [params]`), or () where the key is absent."""
+    items = node.get_typed(key, NodeList, None)
+    if items is None:
+        return ()
+    for i, item in enumerate(items):
+        if not isinstance(item, str):
+            raise SpecError(
+                node.file, items.where(i), f"{node.path}.{key}[{i}]", f"expected a name, got {item!r}"
+            )
+    return tuple(items)

@@ -115,6 +115,9 @@ class Check:
     """Like a constraint kind (see checks.base.Kind.constraint): a property a trivial answer or
     the untouched starter also has, so it earns points only once the function passes a check
     that is not a constraint."""
+    may_change: tuple[str, ...] = ()
+    """The arguments (or a scenario's objects) the function may change; every other object the
+    caller passed must stay as it was (grader.checks.effects)."""
 
     def arg(self, name: str):
         return next(a for a in self.args if a.name == name)

@@ -143,6 +143,8 @@ def _critic_text(ctx: Judging, text: Text, ref: Reference | None = None) -> Text
 class CriticKind(Kind):
     """Shared by the penalty kinds: arguments, the critic strategy, and the probe request."""
 
+    watches_args = False  # critic_side_effects judges the arguments, with the critic's own facts
+
     OPTIONS = {"activations": list, "dead_sample": bool, "default_lam": float,
                "rtol": float, "atol": float}
     param_grads = False

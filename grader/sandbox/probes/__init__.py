@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
@@ -27,6 +27,40 @@ _disable_subclass = torch._C.DisableTorchFunctionSubclass
 _as_subclass = torch.Tensor.as_subclass
 _backward_cfunction = torch.autograd.function.BackwardCFunction
 
+# The process-wide modes a call must leave as it found them, each as (read, restore). Captured
+# here, before student code can rebind them.
+_is_anomaly, _is_check_nan = torch.is_anomaly_enabled, torch.is_anomaly_check_nan_enabled
+_set_anomaly = torch.set_anomaly_enabled
+_deterministic = torch.are_deterministic_algorithms_enabled
+_set_deterministic = torch.use_deterministic_algorithms
+MODES = {
+    "grad_mode": (torch.is_grad_enabled, torch._C._set_grad_enabled),
+    "anomaly_detection": (
+        lambda: (_is_anomaly(), _is_check_nan()),
+        lambda v: _set_anomaly(*v),
+    ),
+    "default_dtype": (torch.get_default_dtype, torch.set_default_dtype),
+    "inference_mode": (torch.is_inference_mode_enabled, None),
+    "deterministic_algorithms": (_deterministic, _set_deterministic),
+}
+"""A mode without a restore (inference mode is a guard object the code holds) is reported; the
+worker is replaced after the failing example, as after any failure."""
+
+
+def modes() -> dict:
+    return {name: read() for name, (read, _) in MODES.items()}
+
+
+def restore_modes(before: dict) -> list[str]:
+    """The modes that differ from `before`, each set back where it can be."""
+    changed = []
+    for name, (read, write) in MODES.items():
+        if read() != before[name]:
+            changed.append(name)
+            if write is not None:
+                write(before[name])
+    return changed
+
 
 @dataclass
 class Context:
@@ -34,6 +68,8 @@ class Context:
     trap: Trap
     scratch: str
     before: dict
+    modes_changed: list = field(default_factory=list)
+    """The global modes student code left changed during this request (restored since)."""
 
 
 class StudentError(Exception):
@@ -60,7 +96,10 @@ class Phase:
 @contextlib.contextmanager
 def student_code(ctx: Context, forbid, phase: Phase):
     """Run the body as student code under the forbidden-API trap. Anything it raises becomes
-    StudentError (with the phase); a forbidden call, even one the code caught, Forbidden."""
+    StudentError (with the phase); a forbidden call, even one the code caught, Forbidden.
+    Global modes (grad mode, anomaly detection, ...) the body leaves changed are noted in
+    ctx.modes_changed and set back."""
+    before = modes()
     try:
         with ctx.trap.active(forbid):
             yield
@@ -70,6 +109,10 @@ def student_code(ctx: Context, forbid, phase: Phase):
         if ctx.trap.hits:
             raise Forbidden(phase.name, ctx.trap.hits[0]) from None
         raise StudentError(phase.name, exc) from None
+    finally:
+        for name in restore_modes(before):
+            if name not in ctx.modes_changed:
+                ctx.modes_changed.append(name)
     if ctx.trap.hits:
         raise Forbidden(phase.name, ctx.trap.hits[0])
 
@@ -201,12 +244,16 @@ def handle(ctx: Context, header: dict, dec: wire.Decoder, enc: wire.Encoder) -> 
             "phase": "probe",
             "error": {"type": "UnknownProbe", "message": str(header.get("op")), "traceback": []},
         }
+    ctx.modes_changed = []
     try:
-        return probe(ctx, header, dec, enc)
+        reply = probe(ctx, header, dec, enc)
     except Forbidden as err:
-        return {"ok": False, "phase": err.phase, "forbidden": err.api}
+        reply = {"ok": False, "phase": err.phase, "forbidden": err.api}
     except StudentError as err:
-        return {"ok": False, "phase": err.phase, "error": describe_exception(err.exc, ctx.scratch)}
+        reply = {"ok": False, "phase": err.phase, "error": describe_exception(err.exc, ctx.scratch)}
+    if ctx.modes_changed:
+        reply["modes_changed"] = list(ctx.modes_changed)
+    return reply
 
 
 _collect()

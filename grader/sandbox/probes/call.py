@@ -72,8 +72,9 @@ def backward(h: dict, dec: wire.Decoder, out, args) -> tuple:
 
 
 def versions_of(arg):
-    """The version counter of a tensor argument (bumped by every in-place change)."""
-    return arg._version if isinstance(arg, torch.Tensor) else None
+    """The version counter of a tensor argument (bumped by every in-place change) and its
+    requires_grad, before the call."""
+    return (arg._version, bool(arg.requires_grad)) if isinstance(arg, torch.Tensor) else None
 
 
 def _tensors_facts(value):
@@ -97,7 +98,8 @@ def describe_arg(enc: wire.Encoder, arg, version=None):
         "exact_type": type(arg) is torch.Tensor,
     }
     if version is not None:
-        facts["x_in_place"] = arg._version != version
+        facts["x_in_place"] = arg._version != version[0]
+        facts["x_requires_grad_before"] = version[1]
     return enc.add_tensor(plain(arg), facts)
 
 

@@ -8,7 +8,9 @@ the same inputs. Each returns the same fixed set of observations, as plain data:
 - for each observed name (`result` or an object the setup made: a tensor, a module, a list or
   dict of them) the facets the spec asks for: value, grad, requires_grad, is_leaf, grad_fn
   (the backward node's class name) and node_returns (for the output of a custom
-  autograd.Function: which of its backward's outputs are None).
+  autograd.Function: which of its backward's outputs are None),
+- under EFFECTS, what the call changed in every object the setup made, observed or not
+  (sandbox.probes.effects): the grader compares the student's changes with the reference's.
 
 Setup and reference are the teacher's code from the spec; the student's file chooses neither.
 """
@@ -25,6 +27,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from grader.common import wire
+from grader.sandbox.probes import effects
 from grader.sandbox.probes import (
     Context,
     Phase,
@@ -44,6 +47,7 @@ _Module = nn.Module
 _named_parameters = nn.Module.named_parameters
 
 FACETS = ("value", "grad", "requires_grad", "is_leaf", "grad_fn", "node_returns")
+EFFECTS = effects.KEY
 NAMESPACE = {"torch": torch, "nn": nn, "F": F, "math": math}
 
 
@@ -116,6 +120,7 @@ def run(fn, setup, drawn: dict, plan: dict, guard) -> dict:
     observe = plan["observe"]
     call = plan.get("call") or [n for n in objs]
     out: dict = {}
+    before = effects.snapshot(objs)
     try:
         with guard("call"):
             objs["result"] = fn(*[objs[n] for n in call])
@@ -127,6 +132,7 @@ def run(fn, setup, drawn: dict, plan: dict, guard) -> dict:
     else:
         if "exception" in observe:
             out["exception"] = None
+    out[EFFECTS] = effects.changes(before)
     returns = {
         n: _node_returns(objs[n], guard)
         for n, f in observe.items()
