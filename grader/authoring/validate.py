@@ -4,7 +4,9 @@ The answer key and every variant must get full marks; every mutant must lose poi
 answers (mutants named `trivial_*.py`: zeros, an identity, a constant) score at most
 TRIVIAL_SHARE of the maximum, and the untouched starter scores 0. Every hidden check must catch
 at least one mutant that passes every visible check (what it exists for: the visible ones leave
-that mistake open), or say in its `rationale:` why it has none. The data (Audit rows) is
+that mistake open), or say in its `rationale:` why it has none. Every rule the exercise
+states (its `rules:`) and every principle the grader applies to it (PRINCIPLES) needs a mutant
+that says "Breaks the rule ID." and that the rule's checks catch. The data (Audit rows) is
 separate from the table the command line prints.
 """
 
@@ -17,17 +19,31 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.checks import effects
 from grader.grading.grade import grade_exercise
 from grader.loader.config import Config
 from grader.outcomes.results import ExerciseResult
 from grader.sandbox.client import Sandbox
-from grader.specs.model import Exercise
+from grader.specs.model import Exercise, TensorArg
 
 TRIVIAL_SHARE = 0.10
 """The most a trivial answer may score, as a share of the exercise's max_score."""
 TRIVIAL_PREFIX = "trivial_"
 HIDDEN_ONLY = re.compile(r"Only the hidden check (\w+) catches it")
 """What a mutant's docstring says when only that hidden check catches it."""
+BREAKS = re.compile(r"Breaks the rule (\w+)")
+"""What a mutant's docstring says of the rule (or principle) it breaks."""
+
+PRINCIPLES = {
+    "global_modes": "every call leaves grad mode, anomaly detection, the default dtype, "
+    "inference mode and deterministic algorithms as it found them",
+    "caller_objects": "every call leaves the caller's objects (tensors, their .grad and flags, "
+    "the tensors inside lists and dicts, modules) as they were, except what it may change",
+    "layouts": "tensor arguments arrive contiguous, transposed or strided, and a function "
+    "handles each",
+}
+"""What the grader observes by default for every exercise (grader.checks.effects,
+grader.specs.strategies.LAYOUTS), each a rule validate wants a mutant for where it applies."""
 
 
 @dataclass
@@ -135,6 +151,60 @@ class Audit:
             if not caught and not reasons.get(cid)
         ]
 
+    def rules(self) -> dict[str, str]:
+        """The exercise's stated rules and the principles that apply to it, id -> text."""
+        out = {r: PRINCIPLES[r] for r in principles(self.exercise)}
+        out.update({r: t.en for r, t in self.exercise.rules.items()})
+        return out
+
+    def breaks(self, trial: Trial, rule: str) -> bool:
+        """Whether grading shows this trial breaking the rule: the rule's checks catch it."""
+        rows = [c for c in trial.result.checks if c.status != "passed"]
+        if rule == "global_modes":
+            return any((c.cause or "").startswith(effects.MODES_CAUSE + ":") for c in rows)
+        if rule == "caller_objects":
+            return any((c.cause or "").startswith(effects.CALLER_CAUSE + ":") for c in rows)
+        if rule == "layouts":
+            return trial.result.score < trial.result.max_score
+        observers = {c.id for c in self.exercise.checks if rule in c.rules}
+        return any(c.id in observers for c in rows)
+
+    def rule_breakers(self) -> dict[str, list[str]]:
+        """Per rule: the mutants that say they break it and do."""
+        out: dict[str, list[str]] = {r: [] for r in self.rules()}
+        for t in self.trials:
+            if t.role not in ("mutant", "trivial") or t.result.status == "missing":
+                continue
+            for rule in BREAKS.findall(t.docstring or ""):
+                if rule in out and self.breaks(t, rule):
+                    out[rule].append(t.file)
+        return out
+
+    def misclaimed(self) -> list[str]:
+        """Mutants that say they break a rule the exercise does not have, or that its checks
+        do not catch breaking it."""
+        rules = self.rules()
+        out = []
+        for t in self.trials:
+            if t.role not in ("mutant", "trivial") or t.result.status == "missing":
+                continue
+            for rule in BREAKS.findall(t.docstring or ""):
+                if rule not in rules:
+                    out.append(
+                        f"{t.file}: says it breaks the rule {rule}, which {self.exercise.id} "
+                        f"does not have (its rules: {', '.join(sorted(rules))})"
+                    )
+                elif not self.breaks(t, rule):
+                    out.append(
+                        f"{t.file}: says it breaks the rule {rule}, but no check observing "
+                        "that rule catches it"
+                    )
+        return out
+
+    def unbroken_rules(self) -> list[str]:
+        """Rules no mutant is shown to break: a rule no check is seen to observe."""
+        return [r for r, files in self.rule_breakers().items() if not files]
+
     @property
     def ok(self) -> bool:
         return (
@@ -142,7 +212,22 @@ class Audit:
             and self.complete
             and not self.unjustified_hidden()
             and not self.mislabeled()
+            and not self.misclaimed()
+            and not self.unbroken_rules()
         )
+
+
+def principles(exercise: Exercise) -> list[str]:
+    """The grader's default principles that apply to an exercise: global modes and the
+    caller's objects always; layouts where a check hands the function a tensor argument drawn
+    in every layout (a scenario's setup chooses its objects' layouts itself)."""
+    out = ["global_modes", "caller_objects"]
+    if any(
+        c.kind != "scenario" and any(isinstance(a, TensorArg) and not a.contiguous for a in c.args)
+        for c in exercise.checks
+    ):
+        out.append("layouts")
+    return out
 
 
 def _grade_file(exercise, file: Path, config, sandbox) -> ExerciseResult:

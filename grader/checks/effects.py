@@ -13,10 +13,18 @@ from grader.checks.messages import both
 from grader.common.wire import TensorFacts
 from grader.specs.model import TensorArg, Text
 
+MODES_CAUSE = "modes"
+"""The cause of a verdict on a global mode left changed (rule global_modes)."""
+CALLER_CAUSE = "caller"
+"""The cause of a verdict on a caller's object changed (rule caller_objects)."""
+
 MODE_NAMES = {
     "grad_mode": ("mode gradien (torch.is_grad_enabled())", "grad mode (torch.is_grad_enabled())"),
     "anomaly_detection": ("anomaly detection", "anomaly detection"),
-    "default_dtype": ("dtype bawaan (torch.get_default_dtype())", "the default dtype (torch.get_default_dtype())"),
+    "default_dtype": (
+        "dtype bawaan (torch.get_default_dtype())",
+        "the default dtype (torch.get_default_dtype())",
+    ),
     "inference_mode": ("inference mode", "inference mode"),
     "deterministic_algorithms": (
         "torch.use_deterministic_algorithms",
@@ -29,7 +37,12 @@ def after_call(ctx: Judging, kind, reply: dict, values: dict) -> Verdict | None:
     """The default verdict on what a passing example's call left behind."""
     left = reply.get("modes_changed")
     if isinstance(left, list) and left:
-        return Verdict("failed", modes_left(ctx.check.function, [str(n) for n in left][:5]))
+        names = [str(n)[:40] for n in left][:5]
+        return Verdict(
+            "failed",
+            modes_left(ctx.check.function, names),
+            cause=f"{MODES_CAUSE}:{','.join(names)}:{ctx.check.function}",
+        )
     if kind.watches_args and isinstance(values.get("args_after"), list):
         return untouched_args(ctx, values)
     return None
@@ -55,6 +68,13 @@ def modes_left(fn, names: list[str]) -> Text:
 def untouched_args(ctx: Judging, values: dict) -> Verdict | None:
     """The caller's tensor arguments after the call: same values, not written in place, the same
     requires_grad, no .grad left on them; except those the check's `may_change:` names."""
+    verdict = _args_changed(ctx, values)
+    if verdict is not None:
+        verdict.cause = f"{CALLER_CAUSE}:{ctx.check.function}"
+    return verdict
+
+
+def _args_changed(ctx: Judging, values: dict) -> Verdict | None:
     fn = ctx.check.function
     free = set(ctx.check.may_change)
     for arg, after in zip(ctx.check.args, values["args_after"]):
@@ -143,7 +163,12 @@ def scenario_changes(ctx: Judging, got, want) -> Verdict | None:
             allowed.add("in_place")
         for change in found:
             if change not in allowed:
-                return Verdict("failed", changed(ctx.check.function, str(path)[:120], str(change)))
+                fn = ctx.check.function
+                return Verdict(
+                    "failed",
+                    changed(fn, str(path)[:120], str(change)),
+                    cause=f"{CALLER_CAUSE}:{fn}",
+                )
     return None
 
 

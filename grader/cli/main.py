@@ -497,8 +497,21 @@ def _validate(args, config, lang, exercises, sandbox, console) -> int:
                     f"[red]MISS[/] {escape(t.file)}: {escape(miss_reason(t, lang))}",
                     soft_wrap=True,
                 )
-        for problem in result.mislabeled():
+        for problem in result.mislabeled() + result.misclaimed():
             console.print(f"[red]MISS[/] {escape(problem)}", soft_wrap=True)
+        rules = result.rules()
+        for rule_id, breakers in result.rule_breakers().items():
+            if breakers:
+                names = ", ".join(Path(f).name for f in breakers)
+                console.print(f"rule {rule_id}: broken by {escape(names)}", soft_wrap=True)
+            else:
+                console.print(
+                    f"[red]MISS[/] rule {rule_id} ({escape(rules[rule_id])}): no mutant is "
+                    'shown to break it; add one that says "Breaks the rule '
+                    f'{rule_id}." (solutions/mutants/{exercise.id}/NAME.py) and that a check '
+                    "observing the rule catches, or take the rule out of the instructions",
+                    soft_wrap=True,
+                )
         reasons = {c.id: c.rationale for c in exercise.checks if c.hidden}
         for check_id, caught in result.hidden_catches().items():
             if caught:

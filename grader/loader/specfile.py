@@ -98,7 +98,9 @@ def load_arg(node: Node, name: str, dims: dict):
         if not (isinstance(rng, NodeList) and len(rng) == 2):
             raise body.error("float", "expected [low, high]")
         return FloatArg(name=name, low=float(rng[0]), high=float(rng[1]))
-    body.reject_unknown({"shape", "low", "high", "dtype", "like", "contiguous", "requires_grad"})
+    body.reject_unknown(
+        {"shape", "low", "high", "dtype", "like", "contiguous", "requires_grad", "empty"}
+    )
     like = body.get_typed("like", str, None)
     shape = body.get_typed("shape", (str, NodeList), "any" if like is None else None)
     if isinstance(shape, str) and shape != "any":
@@ -128,8 +130,9 @@ def load_arg(node: Node, name: str, dims: dict):
         high=high,
         dtype=dtype,
         like=like,
-        contiguous=body.get_typed("contiguous", bool, True),
+        contiguous=body.get_typed("contiguous", bool, False),
         requires_grad=body.get_typed("requires_grad", bool, False),
+        empty=body.get_typed("empty", bool, False),
     )
 
 
@@ -203,6 +206,7 @@ def load_check(
         "constraint",
         "rationale",
         "may_change",
+        "rules",
     }
     node.reject_unknown(common | set(kind.OPTIONS))
     check_id = node.get_typed("id", str)
@@ -250,6 +254,7 @@ def load_check(
         recorded=recorded,
         rationale=node.get_typed("rationale", str, None),
         may_change=_names(node, "may_change"),
+        rules=_names(node, "rules"),
     )
     if check.rationale is not None and not check.hidden:
         raise node.error(
@@ -262,6 +267,7 @@ def load_check(
 
 TOP_KEYS = {
     "format",
+    "rules",
     "id",
     "file",
     "title",
@@ -353,6 +359,7 @@ def load(path: Path, root: Path | None = None) -> Exercise:
             raise node.error("tolerances", f"expected dtype: {{rtol: .., atol: ..}}, got {dt!r}")
         tol.reject_unknown({"rtol", "atol"})
         tolerances[dt] = (float(tol.get_typed("rtol", float)), float(tol.get_typed("atol", float)))
+    rules = load_rules(node, checks, recorded is not None)
     spec_bytes = path.read_bytes()
     exercise = Exercise(
         id=ex_id,
@@ -371,6 +378,7 @@ def load(path: Path, root: Path | None = None) -> Exercise:
         recorded=recorded,
         plugin=plugin,
         plugin_digest=common_plugins.digest(plugin) if plugin else "",
+        rules=rules,
     )
     if recorded is None:
         from grader.loader.reftrial import try_references_once
@@ -425,6 +433,38 @@ def _names(node: Node, key: str) -> tuple[str, ...]:
     for i, item in enumerate(items):
         if not isinstance(item, str):
             raise SpecError(
-                node.file, items.where(i), f"{node.path}.{key}[{i}]", f"expected a name, got {item!r}"
+                node.file,
+                items.where(i),
+                f"{node.path}.{key}[{i}]",
+                f"expected a name, got {item!r}",
             )
     return tuple(items)
+
+
+def load_rules(node: Node, checks: list, released: bool) -> dict:
+    """`rules:`: each rule the instructions state (id: {id: text, en: text}), observed by the
+    checks that name it in their own `rules:`. Every rule needs a check, and a check names only
+    rules listed here (a release, whose hidden checks are gone, checks only the latter)."""
+    rules_node = node.child("rules", Node())
+    rules = {}
+    for rule_id in rules_node:
+        if not _ID.match(str(rule_id)):
+            raise rules_node.error(
+                rule_id, f"expected lowercase letters, digits and _, got {rule_id!r}"
+            )
+        rules[str(rule_id)] = text(rules_node, rule_id)
+    for c in checks:
+        for i, rule_id in enumerate(c.rules):
+            if rule_id not in rules:
+                known = ", ".join(sorted(rules)) or "none: add a top-level `rules:`"
+                raise c.node.error("rules", f"unknown rule {rule_id!r}; rules: {known}")
+    if not released:
+        observed = {r for c in checks for r in c.rules}
+        for rule_id in rules:
+            if rule_id not in observed:
+                raise rules_node.error(
+                    rule_id,
+                    f"no check observes the rule {rule_id!r}: add `rules: [{rule_id}]` to the "
+                    "check that observes it, or take the rule out of the instructions",
+                )
+    return rules

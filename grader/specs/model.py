@@ -43,17 +43,22 @@ class TensorArg:
 
     name: str
     shape: object
-    """"any" (0 to 3 dims), or a tuple of dimension names and fixed sizes."""
+    """"any" (0 to 3 dims, sides 1 to 4; 0 too with `empty`), or a tuple of dimension names and
+    fixed sizes."""
     low: float = -5.0
     high: float = 5.0
     dtype: str | None = None
     """None: the check's dtype."""
     like: str | None = None
     """Same shape as this other argument (an upstream gradient, say)."""
-    contiguous: bool = True
-    """False: also draw non-contiguous layouts (a transposed or strided view)."""
+    contiguous: bool = False
+    """False (the default): draw contiguous, transposed and strided layouts (strategies.LAYOUTS),
+    as real callers pass them; True: contiguous only (the instructions must say so)."""
     requires_grad: bool = False
     """Sent as a leaf that requires grad."""
+    empty: bool = False
+    """`shape: any` also draws empty tensors (a side of 0): only where the instructions say what
+    an empty input must give."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +123,8 @@ class Check:
     may_change: tuple[str, ...] = ()
     """The arguments (or a scenario's objects) the function may change; every other object the
     caller passed must stay as it was (grader.checks.effects)."""
+    rules: tuple[str, ...] = ()
+    """The stated rules (Exercise.rules) this check observes."""
 
     def arg(self, name: str):
         return next(a for a in self.args if a.name == name)
@@ -149,6 +156,9 @@ class Exercise:
     plugin_digest: str = ""
     """A hash of the plugin's code: examples and kept verdicts drawn with other code are not
     reused (spec_hash stays the spec's own bytes, as results record it)."""
+    rules: dict = field(default_factory=dict)
+    """The rules the instructions state, by id (a Text each); the checks that observe each name it
+    in their `rules:`, and validate wants a mutant that breaks each (grader.authoring.validate)."""
 
     @property
     def module(self) -> str:

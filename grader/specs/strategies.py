@@ -17,7 +17,10 @@ from hypothesis.extra.numpy import array_shapes, arrays
 
 from grader.specs.model import Check, Exercise, FloatArg, TensorArg
 
-ANY_SHAPE = array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)
+ANY_SHAPE = array_shapes(min_dims=0, max_dims=3, min_side=1, max_side=4)
+"""`shape: any`: 0 to 3 dims; no empty tensor unless the arg says `empty: true` (an edge the
+instructions must state to be graded)."""
+ANY_SHAPE_EMPTY = array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)
 
 
 def pin_constants() -> bool:
@@ -96,18 +99,25 @@ def _array(low: float, high: float, shape: tuple):
 def _tensor(draw, arg: TensorArg, shape, dtype: str) -> torch.Tensor:
     arr = draw(_array(arg.low, arg.high, tuple(shape)))
     t = torch.from_numpy(arr).to(getattr(torch, dtype))
-    if not arg.contiguous and t.dim() >= 1 and t.numel() > 1 and draw(st.booleans()):
-        t = _noncontiguous(t)
+    if not arg.contiguous and t.dim() >= 1 and t.numel() > 1:
+        layout = draw(st.sampled_from(LAYOUTS if t.dim() >= 2 else LAYOUTS[::2]))
+        t = _laid_out(t, layout)
     return t
 
 
-def _noncontiguous(t: torch.Tensor) -> torch.Tensor:
-    """The same values in a strided layout."""
-    if t.dim() >= 2:
+LAYOUTS = ("contiguous", "transposed", "strided")
+"""How a tensor argument arrives, by default (a spec's `contiguous: true` keeps the first)."""
+
+
+def _laid_out(t: torch.Tensor, layout: str) -> torch.Tensor:
+    """The same values in a contiguous, transposed or strided (every other element) layout."""
+    if layout == "transposed":
         return t.transpose(-1, -2).contiguous().transpose(-1, -2)
-    wide = torch.empty(t.shape[0] * 2, dtype=t.dtype)
-    wide[::2] = t
-    return wide[::2]
+    if layout == "strided":
+        wide = torch.empty((*t.shape[:-1], t.shape[-1] * 2), dtype=t.dtype)
+        wide[..., ::2] = t
+        return wide[..., ::2]
+    return t
 
 
 @st.composite
@@ -124,7 +134,7 @@ def inputs(draw, exercise: Exercise, check: Check) -> dict:
         if arg.like is not None:
             shape = tuple(out[arg.like].shape)
         elif arg.shape == "any":
-            shape = draw(ANY_SHAPE)
+            shape = draw(ANY_SHAPE_EMPTY if arg.empty else ANY_SHAPE)
         else:
             shape = tuple(sizes[d] if isinstance(d, str) else d for d in arg.shape)
         out[arg.name] = _tensor(draw, arg, shape, arg.dtype or dtype)

@@ -250,7 +250,11 @@ def handle(ctx: Context, header: dict, dec: wire.Decoder, enc: wire.Encoder) -> 
     except Forbidden as err:
         reply = {"ok": False, "phase": err.phase, "forbidden": err.api}
     except StudentError as err:
-        reply = {"ok": False, "phase": err.phase, "error": describe_exception(err.exc, ctx.scratch)}
+        reply = {
+            "ok": False,
+            "phase": err.phase,
+            "error": describe_exception(err.exc, ctx.scratch),
+        }
     if ctx.modes_changed:
         reply["modes_changed"] = list(ctx.modes_changed)
     return reply

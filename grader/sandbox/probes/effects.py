@@ -108,7 +108,9 @@ def _compare(kind: str, was, now) -> list[str]:
             found.append("grad")
         return found
     if kind == "module":
-        return (["training"] if now[0] != was[0] else []) + (["replaced"] if now[1] != was[1] else [])
+        return (["training"] if now[0] != was[0] else []) + (
+            ["replaced"] if now[1] != was[1] else []
+        )
     return ["replaced"] if now != was else []
 
 

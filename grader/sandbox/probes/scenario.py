@@ -27,7 +27,6 @@ import torch.nn.functional as F
 from torch import nn
 
 from grader.common import wire
-from grader.sandbox.probes import effects
 from grader.sandbox.probes import (
     Context,
     Phase,
@@ -35,6 +34,7 @@ from grader.sandbox.probes import (
     _backward_cfunction,
     _disable_subclass,
     describe,
+    effects,
     lookup,
     plain,
     student_code,

@@ -1,4 +1,4 @@
-"""Mutant: clamps a detached view; the returned tensor no longer requires grad."""
+"""Mutant: clamps a detached view; the returned tensor no longer requires grad. Breaks the rule clamp_returns_leaf."""
 
 import torch
 

@@ -1,4 +1,4 @@
-"""Mutant: does not skip parameters without a gradient (TypeError)."""
+"""Mutant: does not skip parameters without a gradient (TypeError). Breaks the rule skip_without_grad."""
 
 import torch
 

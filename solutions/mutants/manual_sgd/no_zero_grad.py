@@ -1,4 +1,4 @@
-"""Mutant: forgets to clear the gradients."""
+"""Mutant: forgets to clear the gradients. Breaks the rule clear_after_step."""
 
 import torch
 

@@ -1,4 +1,4 @@
-"""Mutant: uses torch.optim.SGD, which the exercise forbids."""
+"""Mutant: uses torch.optim.SGD, which the exercise forbids. Breaks the rule no_optim."""
 
 import torch
 
