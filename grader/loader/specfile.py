@@ -454,7 +454,7 @@ def load_rules(node: Node, checks: list, released: bool) -> dict:
             )
         rules[str(rule_id)] = text(rules_node, rule_id)
     for c in checks:
-        for i, rule_id in enumerate(c.rules):
+        for rule_id in c.rules:
             if rule_id not in rules:
                 known = ", ".join(sorted(rules)) or "none: add a top-level `rules:`"
                 raise c.node.error("rules", f"unknown rule {rule_id!r}; rules: {known}")
