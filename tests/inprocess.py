@@ -50,3 +50,12 @@ def judge(exercise, check, inputs: dict, **functions):
     reply, values = probe(check, inputs, **functions)
     assert reply["ok"] is True, reply
     return KINDS[check.kind].judge(Judging(exercise, check, inputs), reply, values)
+
+
+def verdict(exercise, check, inputs: dict, **functions):
+    """The grader's whole verdict on one example (None: passed): what every kind shares, the
+    kind's own judging and the side effects judged by default (grader.grading.judge)."""
+    from grader.grading.judge import judged
+
+    reply, values = probe(check, inputs, **functions)
+    return judged(exercise, check, KINDS[check.kind], inputs, reply, values)

@@ -205,11 +205,11 @@ class RowwiseVjp(Value):
                     "failed",
                     both(
                         "Gradien melalui {fn} di baris {i} tidak hingga: {g}. Di baris itu "
-                        "nilainya {n:.3g} (titik tak mulus, misalnya vektor nol). Di sana gradien "
+                        "nilai referensi (torch) {n:.3g} (titik tak mulus, misalnya vektor nol). Di sana gradien "
                         "hingga apa pun{b} sudah benar, misalnya 0; sqrt di 0 punya turunan inf, "
                         "dan inf · 0 = NaN.",
-                        "The gradient through {fn} at row {i} is not finite: {g}. That row's value "
-                        "is {n:.3g} (a kink, such as the zero vector). There any finite gradient"
+                        "The gradient through {fn} at row {i} is not finite: {g}. There the "
+                        "reference's (torch's) value is {n:.3g} (a kink, such as the zero vector). There any finite gradient"
                         "{b_en} is right, 0 for instance; sqrt has an infinite derivative at 0, and "
                         "inf · 0 = NaN.",
                         fn=fn,
@@ -227,10 +227,10 @@ class RowwiseVjp(Value):
                     return Verdict(
                         "failed",
                         both(
-                            "Gradien melalui {fn} di baris {i} (nilai {n:.3g}, titik tak mulus) "
+                            "Gradien melalui {fn} di baris {i} (nilai referensi {n:.3g}, titik tak mulus) "
                             "panjangnya {l:.6g}, lebih dari {b} × |upstream| = {m:.6g}: itu bukan "
                             "subgradien. Di vektor nol kembalikan gradien 0.",
-                            "The gradient through {fn} at row {i} (value {n:.3g}, a kink) has "
+                            "The gradient through {fn} at row {i} (the reference's value {n:.3g}, a kink) has "
                             "length {l:.6g}, more than {b} × |upstream| = {m:.6g}: not a "
                             "subgradient. At the zero vector return a zero gradient.",
                             fn=fn,

@@ -92,3 +92,40 @@ def test_single_language_text_is_refused(tmp_path):
     )
     with pytest.raises(SpecError, match="give the text in both languages"):
         load_text(tmp_path, text)
+
+
+SGD = (EXERCISES / "manual_sgd" / "exercise.yaml").read_text()
+
+
+def test_rules_load_with_the_checks_that_observe_them(tmp_path):
+    ex = load_text(tmp_path, SGD, name="manual_sgd")
+    assert "no_optim" in ex.rules and ex.rules["no_optim"].en
+    observers = [c.id for c in ex.checks if "no_optim" in c.rules]
+    assert observers == ["no_optim"]
+
+
+def test_a_rule_no_check_observes_is_a_spec_error(tmp_path):
+    text = SGD.replace("    rules: [no_optim]\n", "", 1)
+    with pytest.raises(SpecError) as err:
+        load_text(tmp_path, text, name="manual_sgd")
+    assert "no check observes the rule 'no_optim'" in err.value.message
+    assert err.value.line == line_of(text, "  no_optim:")
+
+
+def test_a_check_naming_an_unknown_rule_is_a_spec_error(tmp_path):
+    text = SGD.replace("    rules: [no_optim]\n", "    rules: [no_optim, no_optimm]\n", 1)
+    with pytest.raises(SpecError, match="unknown rule 'no_optimm'"):
+        load_text(tmp_path, text, name="manual_sgd")
+
+
+def test_may_change_takes_a_list_of_names(tmp_path):
+    text = SGD.replace(
+        "    rules: [no_optim]\n", "    rules: [no_optim]\n    may_change: [1]\n", 1
+    )
+    with pytest.raises(SpecError, match="expected a name"):
+        load_text(tmp_path, text, name="manual_sgd")
+    text = SGD.replace(
+        "    rules: [no_optim]\n", "    rules: [no_optim]\n    may_change: [params]\n"
+    )
+    ex = load_text(tmp_path, text, name="manual_sgd")
+    assert next(c for c in ex.checks if c.id == "no_optim").may_change == ("params",)

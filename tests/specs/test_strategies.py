@@ -44,7 +44,8 @@ def test_dtypes_layouts_and_like_shapes(exercises):
     dtypes = {str(d["x"].dtype) for d in draws}
     assert dtypes == {"torch.float32", "torch.float64"}
     assert any(not d["x"].is_contiguous() for d in draws)  # strided views are drawn too
-    assert any(d["x"].dim() == 0 for d in draws) and any(d["x"].numel() == 0 for d in draws)
+    assert any(d["x"].dim() == 0 for d in draws)
+    assert all(d["x"].numel() > 0 for d in draws)  # no empty tensor: its instructions say none
     for d in draws:
         assert d["g"].shape == d["x"].shape and d["g"].dtype == d["x"].dtype
         if d["x"].numel():
@@ -91,3 +92,24 @@ def test_draws_do_not_depend_on_the_modules_loaded(exercises, tmp_path, monkeypa
 
     after = examples.draw(e, check, KINDS[check.kind], 30, seed)
     assert all(examples.same(a, b) for a, b in zip(before, after))
+
+
+def test_layouts_are_drawn_by_default_and_contiguous_true_opts_out(exercises):
+    """Every tensor argument arrives contiguous, transposed or strided unless its spec says
+    `contiguous: true`; `empty: true` alone admits empty tensors."""
+    import dataclasses
+
+    ex = exercises["manual_gradient"]
+    check = find_check(ex, "mlp_grads_value")
+    draws = _draws(ex, check, n=60)
+    x = [d["x"] for d in draws]
+    assert any(t.is_contiguous() for t in x)
+    assert any(t.stride() == (1, t.shape[0]) and t.shape[0] > 1 for t in x)  # transposed
+    assert any(t.stride()[-1] == 2 for t in x)  # every other element
+    args = tuple(dataclasses.replace(a, contiguous=True) for a in check.args)
+    plain = _draws(ex, dataclasses.replace(check, args=args), n=30)
+    assert all(t.is_contiguous() for d in plain for t in d.values())
+    sig = exercises["custom_sigmoid"]
+    vjp = find_check(sig, "backward_vjp")
+    args = tuple(dataclasses.replace(a, empty=True) for a in vjp.args)
+    assert any(d["x"].numel() == 0 for d in _draws(sig, dataclasses.replace(vjp, args=args), n=80))
