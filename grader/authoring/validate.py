@@ -202,8 +202,23 @@ class Audit:
         return out
 
     def unbroken_rules(self) -> list[str]:
-        """Rules no mutant is shown to break: a rule no check is seen to observe."""
-        return [r for r, files in self.rule_breakers().items() if not files]
+        """Stated rules (the spec's `rules:`) no mutant is shown to break: a rule no check is
+        seen to observe. These fail the audit."""
+        return [
+            r
+            for r, files in self.rule_breakers().items()
+            if not files and r in self.exercise.rules
+        ]
+
+    def unshown_principles(self) -> list[str]:
+        """Principles that apply but that no mutant of this exercise is shown to break yet: the
+        grader judges them all the same; validate reports them without failing (0.3.0 brings
+        the mutants exercise by exercise)."""
+        return [
+            r
+            for r, files in self.rule_breakers().items()
+            if not files and r not in self.exercise.rules
+        ]
 
     @property
     def ok(self) -> bool:

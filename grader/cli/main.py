@@ -504,6 +504,13 @@ def _validate(args, config, lang, exercises, sandbox, console) -> int:
             if breakers:
                 names = ", ".join(Path(f).name for f in breakers)
                 console.print(f"rule {rule_id}: broken by {escape(names)}", soft_wrap=True)
+            elif rule_id in result.unshown_principles():
+                console.print(
+                    f"[yellow]principle {rule_id}: judged on every call, but no mutant here "
+                    'shows it yet (one that says "Breaks the rule '
+                    f'{rule_id}.")[/]',
+                    soft_wrap=True,
+                )
             else:
                 console.print(
                     f"[red]MISS[/] rule {rule_id} ({escape(rules[rule_id])}): no mutant is "

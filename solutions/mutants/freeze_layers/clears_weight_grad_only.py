@@ -1,6 +1,7 @@
 """Mutant: clears only head.weight's old gradient, so an old gradient on head.bias adds into the step.
 
 Only the hidden check train_head_step_old_bias_grad catches it: the visible checks leave that open.
+Breaks the rule zero_old_grads.
 """
 
 import torch

@@ -1,4 +1,7 @@
-"""Mutant: freezes the whole model, head included."""
+"""Mutant: freezes the whole model, head included.
+
+Breaks the rule head_stays_tracked.
+"""
 
 import torch
 import torch.nn.functional as F

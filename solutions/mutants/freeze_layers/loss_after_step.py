@@ -1,4 +1,7 @@
-"""Mutant: returns the loss recomputed after the step."""
+"""Mutant: returns the loss recomputed after the step.
+
+Breaks the rule loss_before_step.
+"""
 
 import torch
 import torch.nn.functional as F

@@ -1,4 +1,7 @@
-"""Mutant: no zero_grad, so the head's old gradient is added to this step's."""
+"""Mutant: no zero_grad, so the head's old gradient is added to this step's.
+
+Breaks the rule zero_old_grads.
+"""
 
 import torch
 import torch.nn.functional as F

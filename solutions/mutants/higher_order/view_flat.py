@@ -1,6 +1,8 @@
 """Mutant: flattens x with x.view(-1) to work on a vector: fails on a transposed x.
 
-Only the hidden check second_derivative_strided catches it: the visible checks leave that open.
+The visible checks catch it, since tensor arguments arrive transposed and strided by default.
+
+Breaks the rule layouts.
 """
 
 import torch
