@@ -1,4 +1,7 @@
-"""Mutant: does not zero the old gradients first."""
+"""Mutant: does not zero the old gradients first.
+
+Breaks the rule zero_first.
+"""
 
 import torch
 import torch.nn.functional as F

@@ -1,4 +1,7 @@
-"""Mutant: takes an SGD step per micro-batch, changing the weights."""
+"""Mutant: takes an SGD step per micro-batch, changing the weights.
+
+Breaks the rule weights_unchanged.
+"""
 
 import torch
 import torch.nn.functional as F

@@ -1,6 +1,7 @@
 """Mutant: zeroes only the layers' weight gradients and forgets the biases' old .grad.
 
 Only the hidden check old_grads_everywhere catches it: the visible checks leave that open.
+Breaks the rule zero_first.
 """
 
 import torch

@@ -1,6 +1,7 @@
 """Mutant: sums the norm in Python floats and returns torch.tensor(total, dtype=torch.float64).
 
 Only the hidden check clip_float32 catches it: the visible checks leave that open.
+Breaks the rule total_before_clipping.
 """
 
 import math

@@ -1,4 +1,7 @@
-"""Mutant: does not skip parameters without a gradient."""
+"""Mutant: does not skip parameters without a gradient.
+
+Breaks the rule skip_without_grad.
+"""
 
 import torch
 

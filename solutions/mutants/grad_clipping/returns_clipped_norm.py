@@ -1,4 +1,7 @@
-"""Mutant: returns the norm after clipping."""
+"""Mutant: returns the norm after clipping.
+
+Breaks the rule total_before_clipping.
+"""
 
 import torch
 

@@ -1,4 +1,7 @@
-"""Mutant: calls torch.nn.utils.clip_grad_norm_, which is forbidden."""
+"""Mutant: calls torch.nn.utils.clip_grad_norm_, which is forbidden.
+
+Breaks the rule no_nn_utils.
+"""
 
 import torch
 

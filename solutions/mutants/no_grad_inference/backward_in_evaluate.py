@@ -1,4 +1,7 @@
-"""Mutant: calls loss.backward() while evaluating, which writes .grad."""
+"""Mutant: calls loss.backward() while evaluating, which writes .grad.
+
+Breaks the rule grad_untouched.
+"""
 
 import torch
 import torch.nn.functional as F

@@ -1,4 +1,7 @@
-"""Mutant: switches the parameters' requires_grad off instead of using no_grad."""
+"""Mutant: switches the parameters' requires_grad off instead of using no_grad.
+
+Breaks the rule keeps_requires_grad.
+"""
 
 import torch
 import torch.nn.functional as F

@@ -1,4 +1,7 @@
-"""Mutant: returns the loss tensor, not a float."""
+"""Mutant: returns the loss tensor, not a float.
+
+Breaks the rule returns_float.
+"""
 
 import torch
 import torch.nn.functional as F

@@ -1,6 +1,6 @@
 """Mutant: turns every parameter's requires_grad off for inference and back on, unfreezing frozen ones.
 
-Only the hidden check predict_keeps_model_state catches it: the visible checks leave that open.
+Breaks the rule keeps_requires_grad.
 """
 
 import torch

@@ -1,4 +1,7 @@
-"""Mutant: no no_grad, so the output carries a graph."""
+"""Mutant: no no_grad, so the output carries a graph.
+
+Breaks the rule no_graph.
+"""
 
 import torch
 import torch.nn.functional as F

@@ -1,6 +1,7 @@
 """Mutant: a = x.clone() without detach: not a new leaf when the caller's x requires grad.
 
 Only the hidden check grad_twice_tracked_input catches it: the visible checks leave that open.
+Breaks the rule caller_x_unchanged.
 """
 
 import torch

@@ -1,4 +1,7 @@
-"""Mutant: marks the caller's x and accumulates into its .grad."""
+"""Mutant: marks the caller's x and accumulates into its .grad.
+
+Breaks the rule caller_x_unchanged.
+"""
 
 import torch
 import torch.nn.functional as F

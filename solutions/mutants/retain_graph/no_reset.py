@@ -1,4 +1,7 @@
-"""Mutant: no reset between the two backward passes: the second gradient is doubled."""
+"""Mutant: no reset between the two backward passes: the second gradient is doubled.
+
+Breaks the rule no_accumulation.
+"""
 
 import torch
 import torch.nn.functional as F

@@ -1,4 +1,7 @@
-"""Mutant: no retain_graph: the second backward raises RuntimeError."""
+"""Mutant: no retain_graph: the second backward raises RuntimeError.
+
+Breaks the rule retain_first.
+"""
 
 import torch
 import torch.nn.functional as F

@@ -1,4 +1,7 @@
-"""Mutant: no zero_grad before the first backward: the old gradients leak into grads_a."""
+"""Mutant: no zero_grad before the first backward: the old gradients leak into grads_a.
+
+Breaks the rule no_accumulation.
+"""
 
 import torch
 import torch.nn.functional as F

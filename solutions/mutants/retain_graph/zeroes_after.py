@@ -1,0 +1,33 @@
+"""Mutant: calls model.zero_grad() at the end "to clean up": both returned lists are right, but
+the model's .grad no longer holds loss_b's gradients.
+
+Breaks the rule grad_holds_loss_b.
+"""
+
+import torch
+import torch.nn.functional as F
+
+
+def grad_twice(x):
+    a = x.detach().clone().requires_grad_(True)
+    y = a ** 2
+    z = y ** 2
+    z.sum().backward(retain_graph=True)
+    first = a.grad.clone()
+    a.grad.zero_()
+    z.sum().backward()
+    return first, a.grad
+
+
+def two_loss_grads(model, x, target):
+    out = model(x)
+    loss_a = F.mse_loss(out, target)
+    loss_b = out.abs().mean()
+    model.zero_grad()
+    loss_a.backward(retain_graph=True)
+    grads_a = [p.grad.clone() for p in model.parameters()]
+    model.zero_grad()
+    loss_b.backward()
+    grads_b = [p.grad.clone() for p in model.parameters()]
+    model.zero_grad()
+    return grads_a, grads_b
