@@ -19,6 +19,8 @@ MUTANTS = sorted((SOLUTIONS / "mutants" / ID).glob("*.py"))
 
 # mutant file stem -> (check that must fail, words its English message must contain)
 EXPECTED = {
+    "default_dtype_left": ("penalty_vectors", "default dtype"),
+    "view_flat_inputs": ("penalty_images", "view size"),
     "abs_deviation": ("penalty_vectors", "|‖g‖ - 1|"),
     "alpha_not_reshaped": ("penalty_images", "size of tensor"),
     "alpha_view_2d": ("penalty_images", "size of tensor"),

@@ -428,7 +428,9 @@ class CriticSideEffects(CriticKind):
         return None
 
     def _fail(self, ctx, text: Text) -> Verdict:
-        return Verdict("failed", _critic_text(ctx, text))
+        # What grader.checks.effects names every change to a caller's object (principle
+        # caller_objects): this kind observes it here, with the critic's own facts.
+        return Verdict("failed", _critic_text(ctx, text), cause=f"caller:{ctx.check.function}")
 
 
 KINDS = [CriticPenalty(), CriticParamGrads(), CriticSideEffects()]

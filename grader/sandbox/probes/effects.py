@@ -75,7 +75,8 @@ def _walk(obj, path: str, out: list, depth: int) -> None:
 def _state(kind: str, obj):
     if kind == "tensor":
         with _disable_subclass():
-            grad = obj.grad
+            # A non-leaf holds no .grad unless it retains one (reading it would only warn).
+            grad = obj.grad if obj.is_leaf or obj.retains_grad else None
             return (
                 obj._version,
                 plain(obj).clone(),

@@ -1,4 +1,7 @@
-"""Mutant: writes the average into the parameters instead of the EMA."""
+"""Mutant: writes the average into the parameters instead of the EMA.
+
+Breaks the rule params_untouched.
+"""
 
 import torch
 

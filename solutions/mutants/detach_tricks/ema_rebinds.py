@@ -1,4 +1,7 @@
-"""Mutant: e = ... rebinds a local name; the EMA tensors do not change."""
+"""Mutant: e = ... rebinds a local name; the EMA tensors do not change.
+
+Breaks the rule ema_in_place.
+"""
 
 import torch
 

@@ -2,6 +2,8 @@
 caller's tensors in place (the list reads right; the tensors the caller holds never move).
 
 Breaks the rule caller_objects.
+
+Breaks the rule ema_in_place.
 """
 
 import torch

@@ -1,4 +1,7 @@
-"""Mutant: no no_grad, so the EMA becomes part of the graph."""
+"""Mutant: no no_grad, so the EMA becomes part of the graph.
+
+Breaks the rule ema_no_graph.
+"""
 
 import torch
 

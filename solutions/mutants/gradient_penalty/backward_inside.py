@@ -1,4 +1,7 @@
-"""Mutant: .backward(create_graph=True) inside, reading x̂.grad: it also writes the critic's .grad."""
+"""Mutant: .backward(create_graph=True) inside, reading x̂.grad: it also writes the critic's .grad.
+
+Breaks the rule no_grad_writes.
+"""
 
 import torch
 

@@ -1,4 +1,7 @@
-"""Mutant: the right value, returned detached from the graph."""
+"""Mutant: the right value, returned detached from the graph.
+
+Breaks the rule backprop_to_critic.
+"""
 
 import torch
 

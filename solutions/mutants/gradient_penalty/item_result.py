@@ -1,4 +1,7 @@
-"""Mutant: the penalty returned as a Python float (.item())."""
+"""Mutant: the penalty returned as a Python float (.item()).
+
+Breaks the rule backprop_to_critic.
+"""
 
 import torch
 

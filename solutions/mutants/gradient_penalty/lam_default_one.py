@@ -1,4 +1,7 @@
-"""Mutant: the default for lam is 1 instead of 10."""
+"""Mutant: the default for lam is 1 instead of 10.
+
+Breaks the rule default_lam.
+"""
 
 import torch
 

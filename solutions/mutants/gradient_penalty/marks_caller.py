@@ -1,4 +1,7 @@
-"""Mutant: requires_grad_() on the caller's real and fake, to make x̂ differentiable."""
+"""Mutant: requires_grad_() on the caller's real and fake, to make x̂ differentiable.
+
+Breaks the rule leave_arguments. Breaks the rule caller_objects.
+"""
 
 import torch
 

@@ -1,4 +1,7 @@
-"""Mutant: the input gradient is taken without create_graph, so the penalty cannot train the critic."""
+"""Mutant: the input gradient is taken without create_graph, so the penalty cannot train the critic.
+
+Breaks the rule backprop_to_critic.
+"""
 
 import torch
 

@@ -1,4 +1,7 @@
-"""Mutant: x̂ is built in place in the caller's real tensor."""
+"""Mutant: x̂ is built in place in the caller's real tensor.
+
+Breaks the rule leave_arguments.
+"""
 
 import torch
 

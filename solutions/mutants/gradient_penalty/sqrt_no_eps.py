@@ -1,4 +1,7 @@
-"""Mutant: sqrt of a sum of squares without an epsilon: NaN gradients where g = 0 exactly."""
+"""Mutant: sqrt of a sum of squares without an epsilon: NaN gradients where g = 0 exactly.
+
+Breaks the rule finite_dead_sample.
+"""
 
 import torch
 

@@ -1,5 +1,8 @@
 """Mutant: makes sure the critic "can be differentiated" by switching requires_grad on for
-every parameter: a layer the caller froze is no longer frozen."""
+every parameter: a layer the caller froze is no longer frozen.
+
+Breaks the rule leave_arguments.
+"""
 
 import torch
 

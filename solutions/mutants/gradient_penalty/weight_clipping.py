@@ -1,4 +1,7 @@
-"""Mutant: WGAN weight clipping mixed into the penalty: changes the caller's critic in place."""
+"""Mutant: WGAN weight clipping mixed into the penalty: changes the caller's critic in place.
+
+Breaks the rule leave_arguments.
+"""
 
 import torch
 

@@ -1,4 +1,7 @@
-"""Mutant: backward inside, then critic.zero_grad() to hide it: wipes the caller's gradients."""
+"""Mutant: backward inside, then critic.zero_grad() to hide it: wipes the caller's gradients.
+
+Breaks the rule no_grad_writes.
+"""
 
 import torch
 

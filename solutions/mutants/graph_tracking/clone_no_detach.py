@@ -1,6 +1,8 @@
 """Mutant: clones x without detach(), so a is no leaf when the caller's x requires grad.
 
 Only the hidden check make_tracked_from_tracked catches it: the visible checks leave that open.
+
+Breaks the rule new_leaf.
 """
 
 import torch

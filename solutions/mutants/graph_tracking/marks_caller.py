@@ -1,4 +1,7 @@
-"""Mutant: marks the caller's x with requires_grad_()."""
+"""Mutant: marks the caller's x with requires_grad_().
+
+Breaks the rule leave_caller_x.
+"""
 
 import torch
 

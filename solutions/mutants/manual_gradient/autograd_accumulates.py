@@ -1,4 +1,7 @@
-"""Mutant: autograd_df marks x and calls backward() on it, so a second call on the same x returns the accumulated gradient."""
+"""Mutant: autograd_df marks x and calls backward() on it, so a second call on the same x returns the accumulated gradient.
+
+Breaks the rule no_accumulation.
+"""
 
 import torch
 

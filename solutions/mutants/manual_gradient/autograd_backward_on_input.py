@@ -1,4 +1,7 @@
-"""Mutant: autograd_df runs backward() on the caller's tensor, leaving x.grad behind."""
+"""Mutant: autograd_df runs backward() on the caller's tensor, leaving x.grad behind.
+
+Breaks the rule leave_caller_x.
+"""
 
 import torch
 

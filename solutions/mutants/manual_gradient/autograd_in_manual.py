@@ -1,4 +1,7 @@
-"""Mutant: df calls torch.autograd.grad (autograd where the derivative must be by hand)."""
+"""Mutant: df calls torch.autograd.grad (autograd where the derivative must be by hand).
+
+Breaks the rule no_autograd_manual.
+"""
 
 import torch
 

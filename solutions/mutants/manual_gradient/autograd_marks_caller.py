@@ -1,4 +1,7 @@
-"""Mutant: autograd_df calls requires_grad_() on the caller's tensor."""
+"""Mutant: autograd_df calls requires_grad_() on the caller's tensor.
+
+Breaks the rule leave_caller_x.
+"""
 
 import torch
 

@@ -1,4 +1,7 @@
-"""Mutant: grad_g reaches autograd through getattr, hidden from a static scan."""
+"""Mutant: grad_g reaches autograd through getattr, hidden from a static scan.
+
+Breaks the rule no_autograd_manual.
+"""
 
 import torch
 

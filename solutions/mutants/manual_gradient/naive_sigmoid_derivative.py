@@ -1,4 +1,7 @@
-"""Mutant: derivative of 1/(1+e^-x) written as e^-x/(1+e^-x)^2, which is inf/inf (NaN) for very negative x."""
+"""Mutant: derivative of 1/(1+e^-x) written as e^-x/(1+e^-x)^2, which is inf/inf (NaN) for very negative x.
+
+Breaks the rule finite.
+"""
 
 import torch
 

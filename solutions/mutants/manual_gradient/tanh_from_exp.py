@@ -1,6 +1,8 @@
 """Mutant: grad_g writes tanh(xy) as (e^(2xy) - 1)/(e^(2xy) + 1), which overflows to nan for large xy.
 
 Only the hidden check grad_g_wide catches it: the visible checks leave that open.
+
+Breaks the rule finite.
 """
 
 import torch

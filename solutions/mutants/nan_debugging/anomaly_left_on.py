@@ -1,4 +1,7 @@
-"""Mutant: turns anomaly detection on for good and never restores it."""
+"""Mutant: turns anomaly detection on for good and never restores it.
+
+Breaks the rule restore_anomaly. Breaks the rule global_modes.
+"""
 
 import math
 import re

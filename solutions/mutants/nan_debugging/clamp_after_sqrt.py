@@ -1,4 +1,7 @@
-"""Mutant: sqrt(...).clamp(min=1e-12): the clamp comes after the infinite derivative."""
+"""Mutant: sqrt(...).clamp(min=1e-12): the clamp comes after the infinite derivative.
+
+Breaks the rule norm_finite_at_zero.
+"""
 
 import math
 import re

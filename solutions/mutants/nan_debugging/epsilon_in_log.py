@@ -1,4 +1,7 @@
-"""Mutant: log(softmax + 1e-8): finite, but the values and gradients are wrong."""
+"""Mutant: log(softmax + 1e-8): finite, but the values and gradients are wrong.
+
+Breaks the rule no_epsilon_hack.
+"""
 
 import math
 import re

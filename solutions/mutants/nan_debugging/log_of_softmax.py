@@ -1,4 +1,7 @@
-"""Mutant: log(torch.softmax(x)): log(0) = -inf where a probability underflows."""
+"""Mutant: log(torch.softmax(x)): log(0) = -inf where a probability underflows.
+
+Breaks the rule lsm_finite.
+"""
 
 import math
 import re

@@ -1,4 +1,7 @@
-"""Mutant: log(exp(x) / sum exp(x)), the starter's overflowing formula."""
+"""Mutant: log(exp(x) / sum exp(x)), the starter's overflowing formula.
+
+Breaks the rule lsm_finite.
+"""
 
 import math
 import re

@@ -1,4 +1,7 @@
-"""Mutant: sqrt(sum v^2): the gradient at v = 0 is NaN."""
+"""Mutant: sqrt(sum v^2): the gradient at v = 0 is NaN.
+
+Breaks the rule norm_finite_at_zero. Breaks the rule training_finite.
+"""
 
 import math
 import re

@@ -1,4 +1,7 @@
-"""Mutant: the naive formula with its NaN and inf replaced by nan_to_num."""
+"""Mutant: the naive formula with its NaN and inf replaced by nan_to_num.
+
+Breaks the rule no_epsilon_hack.
+"""
 
 import math
 import re

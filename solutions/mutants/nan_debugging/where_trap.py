@@ -1,4 +1,7 @@
-"""Mutant: where(s > 0, sqrt(s), 0): the branch not taken still meets backward."""
+"""Mutant: where(s > 0, sqrt(s), 0): the branch not taken still meets backward.
+
+Breaks the rule norm_finite_at_zero.
+"""
 
 import math
 import re
