@@ -2,13 +2,15 @@
 caller's objects (its tensor arguments; a scenario's objects, see sandbox.probes.effects) and to
 the process's global modes (grad mode, anomaly detection, the default dtype, inference mode,
 deterministic algorithms). A check's `may_change:` names what its function may change; the
-reference's own run says what a scenario's function changes."""
+reference's own run says what a scenario's function changes.
+
+The inputs_untouched kind names the first of these as a check of its own, with its points."""
 
 from __future__ import annotations
 
 import torch
 
-from grader.checks.base import Judging, Verdict
+from grader.checks.base import Judging, Kind, Verdict
 from grader.checks.messages import both
 from grader.common.wire import TensorFacts
 from grader.specs.model import TensorArg, Text
@@ -225,3 +227,17 @@ CHANGES = {
 def changed(fn, path: str, change: str) -> Text:
     ind, en = CHANGES.get(change, CHANGES["value"])
     return both(ind, en, fn=fn, p=path)
+
+
+class InputsUntouched(Kind):
+    """A call leaves the caller's tensors and their flags as they were (judged by default for
+    every check too; this kind gives the property its own points)."""
+
+    name = "inputs_untouched"
+    constraint = True
+
+    def judge(self, ctx: Judging, reply, values):
+        return untouched_args(ctx, values)
+
+
+KINDS = [InputsUntouched()]

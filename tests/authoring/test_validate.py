@@ -16,7 +16,7 @@ MUTANT = SOLUTIONS / "mutants" / "custom_sigmoid" / "missing_one_minus_y.py"
 TRIVIAL = SOLUTIONS / "mutants" / "custom_sigmoid" / "trivial_zeros.py"
 
 
-def _solutions(root, *, key=KEY, variants=(), mutants=()):
+def _solutions(root, *, key=KEY, variants=(), mutants=(), rules=False):
     """A solutions folder holding copies of the given files, in the layout validate reads."""
     folder = root / "solutions"
     (folder / "variants" / "custom_sigmoid").mkdir(parents=True)
@@ -27,23 +27,45 @@ def _solutions(root, *, key=KEY, variants=(), mutants=()):
         shutil.copyfile(src, folder / "variants" / "custom_sigmoid" / name)
     for name, src in mutants:
         shutil.copyfile(src, folder / "mutants" / "custom_sigmoid" / name)
+    if rules:
+        # The spec's stated rules each need the mutant that breaks them (validate's rule audit).
+        for src in sorted((SOLUTIONS / "mutants" / "custom_sigmoid").glob("*.py")):
+            if "Breaks the rule" in src.read_text() and not src.name.startswith("trivial_"):
+                shutil.copyfile(src, folder / "mutants" / "custom_sigmoid" / src.name)
     return folder
 
 
 def test_sound_audit_exits_0_with_table(tmp_path, fast, capsys):
     folder = _solutions(
         tmp_path,
+        rules=True,
         variants=[("v.py", VARIANT)],
         mutants=[("m.py", MUTANT), ("trivial_zeros.py", TRIVIAL)],
     )
     code = main(fast + ["validate", "custom_sigmoid", "--solutions", str(folder)])
     out = capsys.readouterr().out
     assert code == 0, out
+    mutants = len(list((folder / "mutants" / "custom_sigmoid").glob("*.py"))) - 1
     assert (
-        "variants accepted 1/1, mutants rejected 1/1 (mutation score 100%), trivial "
-        "answers held to 10% 1/1, starter at 0: yes"
+        f"variants accepted 1/1, mutants rejected {mutants}/{mutants} (mutation score 100%), "
+        "trivial answers held to 10% 1/1, starter at 0: yes"
     ) in out
     assert "backward_vjp" in out  # the table says which check caught the mutant
+    assert "rule save_for_backward: broken by stashed_on_ctx.py" in out
+
+
+def test_a_stated_rule_no_mutant_breaks_is_a_miss(tmp_path, fast, capsys):
+    folder = _solutions(
+        tmp_path,
+        rules=True,
+        variants=[("v.py", VARIANT)],
+        mutants=[("m.py", MUTANT), ("trivial_zeros.py", TRIVIAL)],
+    )
+    (folder / "mutants" / "custom_sigmoid" / "stashed_on_ctx.py").unlink()
+    code = main(fast + ["validate", "custom_sigmoid", "--solutions", str(folder)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "MISS rule save_for_backward" in out and "Breaks the rule save_for_backward." in out
     assert "starter" in out and "trivial" in out
 
 
@@ -109,8 +131,13 @@ def test_wrong_variant_and_surviving_mutant_are_misses(tmp_path, fast, capsys):
     assert code == 1
     assert "variants accepted 0/1, mutants rejected 0/1 (mutation score 0%)" in out
     # Every miss says why, below the table: the checks the variant failed, with their messages.
-    reasons = [line for line in out.splitlines() if line.startswith("MISS ")]
+    reasons = [
+        line
+        for line in out.splitlines()
+        if line.startswith("MISS ") and not line.startswith("MISS rule ")
+    ]
     assert len(reasons) == 2, out
+    assert "MISS rule save_for_backward" in out  # no mutant here breaks the stated rules
     variant = next(r for r in reasons if "variants/custom_sigmoid/v.py" in r)
     assert "backward_vjp failed: The gradient of `x`" in variant
     mutant = next(r for r in reasons if "mutants/custom_sigmoid/m.py" in r)

@@ -153,22 +153,31 @@ def test_a_grad_the_reference_leaves_must_stay():
     assert v is not None and v.cause.startswith("caller:") and "w.grad" in v.message.en
 
 
+def smallest_inputs(exercise, check) -> dict:
+    """One example of the check's args: each named size at its lowest, values from a fixed
+    generator, floats at the middle of their range."""
+    from grader.specs.model import TensorArg
+
+    g = torch.Generator().manual_seed(0)
+    out: dict = {}
+    for a in check.args:
+        if not isinstance(a, TensorArg):
+            out[a.name] = (a.low + a.high) / 2
+            continue
+        shape = out[a.like].shape if a.like else a.shape
+        if shape == "any":
+            shape = (3,)
+        sizes = [exercise.dims[d][0] if isinstance(d, str) else d for d in shape]
+        out[a.name] = a.low + (a.high - a.low) * torch.rand(
+            *sizes, generator=g, dtype=torch.float64
+        )
+    return out
+
+
 def test_a_module_left_in_eval_mode_fails():
     ex = specfile.load(EXERCISES / "no_grad_inference" / "exercise.yaml")
     check = find_check(ex, "predict_no_graph")
-    g = torch.Generator().manual_seed(0)
-    inputs = {
-        name: torch.rand(*shape, generator=g, dtype=torch.float64)
-        for name, shape in {
-            "W1": (3, 2),
-            "b1": (3,),
-            "W2": (1, 3),
-            "b2": (1,),
-            "x": (4, 2),
-            "target": (4, 1),
-        }.items()
-    }
-    inputs.update({k: v for k, v in {"pick": 0.5}.items() if k in {a.name for a in check.args}})
+    inputs = smallest_inputs(ex, check)
 
     def evals(model, x):
         model.eval()

@@ -12,6 +12,7 @@ MUTANTS = sorted((SOLUTIONS / "mutants" / ID).glob("*.py"))
 
 # mutant file stem -> (check that must fail, a word its English message must contain)
 EXPECTED = {
+    "anomaly_left_on": ("forward_value", "anomaly detection"),
     "backward_sums": ("backward_vjp", "shape"),
     "clamps_input_in_place": ("input_untouched", "input `x`"),
     "flattened_output": ("forward_value", "shape"),

@@ -19,7 +19,7 @@ from grader.checks.messages import both, mismatch
 from grader.specs.model import FloatArg, TensorArg, Text
 from grader.common.wire import TensorFacts
 from grader.checks.base import Judging, Kind, Verdict
-from grader.checks.inputs import InputsUntouched
+from grader.checks.effects import InputsUntouched
 from .data import DIAGNOSES, DrawnCritic, Reference, dead_samples
 
 ARGS = ("real", "fake", "alpha")

@@ -49,7 +49,8 @@ def anomaly(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> dict
             leaves = [t.clone().requires_grad_(True) for t in inputs]
             with student_code(ctx, h.get("forbid", []), Phase()):
                 result = tool(fn, *leaves)
-            after, after_nan = bool(_is_enabled()), bool(_is_check_nan())
+                # Read before the guard sets every global mode back (sandbox.probes.MODES).
+                after, after_nan = bool(_is_enabled()), bool(_is_check_nan())
             if type(result) is str:
                 result = result[:MAX_NAME]
             runs.append({"result": describe(enc, result), "initial": bool(initial),

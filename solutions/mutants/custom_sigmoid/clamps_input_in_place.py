@@ -1,4 +1,7 @@
-"""Mutant: clamps the caller's x in place (x.clamp_) to avoid overflow."""
+"""Mutant: clamps the caller's x in place (x.clamp_) to avoid overflow.
+
+Breaks the rule leaves_x.
+"""
 
 import torch
 

@@ -1,5 +1,8 @@
 """Mutant: clamps x in place for the computation and writes the original values back: the
-caller's x ends with its values, but it was changed in place (its version counter moved)."""
+caller's x ends with its values, but it was changed in place (its version counter moved).
+
+Breaks the rule leaves_x. Breaks the rule caller_objects.
+"""
 
 import torch
 

@@ -1,5 +1,8 @@
 """Mutant: sigmoid computes the formula directly, so autograd differentiates torch's own ops and
-the Function's backward is never used."""
+the Function's backward is never used.
+
+Breaks the rule uses_apply.
+"""
 
 import torch
 

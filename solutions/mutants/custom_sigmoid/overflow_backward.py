@@ -1,5 +1,8 @@
 """Mutant: backward recomputes σ'(x) = e^(-x)/(1 + e^(-x))² from the input: inf/inf = NaN for
-very negative x."""
+very negative x.
+
+Breaks the rule finite_large_x.
+"""
 
 import torch
 

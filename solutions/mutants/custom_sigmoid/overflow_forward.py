@@ -1,4 +1,7 @@
-"""Mutant: forward as e^x/(1 + e^x): inf/inf = NaN for large positive x."""
+"""Mutant: forward as e^x/(1 + e^x): inf/inf = NaN for large positive x.
+
+Breaks the rule finite_large_x.
+"""
 
 import torch
 

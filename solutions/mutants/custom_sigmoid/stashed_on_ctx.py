@@ -1,4 +1,7 @@
-"""Mutant: keeps the output as a ctx attribute instead of ctx.save_for_backward."""
+"""Mutant: keeps the output as a ctx attribute instead of ctx.save_for_backward.
+
+Breaks the rule save_for_backward.
+"""
 
 import torch
 

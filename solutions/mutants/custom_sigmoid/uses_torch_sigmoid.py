@@ -1,4 +1,7 @@
-"""Mutant: forward calls torch.sigmoid, which the exercise forbids."""
+"""Mutant: forward calls torch.sigmoid, which the exercise forbids.
+
+Breaks the rule no_builtin_sigmoid.
+"""
 
 import torch
 

@@ -1,4 +1,7 @@
-"""Flattens with x.view(-1) to work on a vector: fails on a transposed or strided x."""
+"""Flattens with x.view(-1) to work on a vector: fails on a transposed or strided x.
+
+Breaks the rule layouts.
+"""
 
 import torch
 

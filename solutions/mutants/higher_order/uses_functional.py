@@ -1,4 +1,4 @@
-"""Mutant: torch.autograd.functional.hvp, which is forbidden."""
+"""Mutant: torch.autograd.functional.hvp, which is forbidden. Breaks the rule no_functional."""
 
 import torch
 

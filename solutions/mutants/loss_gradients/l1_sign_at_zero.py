@@ -1,4 +1,7 @@
-"""Mutant: (d >= 0) * 2 - 1 gives 1 where pred = target; autograd gives 0."""
+"""Mutant: (d >= 0) * 2 - 1 gives 1 where pred = target; autograd gives 0.
+
+Breaks the rule zero_at_kink.
+"""
 
 import torch
 

@@ -1,4 +1,4 @@
-"""Mutant: lets autograd compute the MSE gradient (forbidden)."""
+"""Mutant: lets autograd compute the MSE gradient (forbidden). Breaks the rule no_autograd."""
 
 import torch
 

@@ -1,4 +1,4 @@
-"""Mutant: computes both gradients whether or not they are needed."""
+"""Mutant: computes both gradients whether or not they are needed. Breaks the rule only_needed."""
 
 import torch
 

@@ -1,4 +1,7 @@
-"""Mutant: returns a gradient for the float scale too (autograd refuses it)."""
+"""Mutant: returns a gradient for the float scale too (autograd refuses it).
+
+Breaks the rule none_for_scale.
+"""
 
 import torch
 

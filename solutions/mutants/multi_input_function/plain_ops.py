@@ -1,4 +1,4 @@
-"""Mutant: plain tensor operations, no custom Function."""
+"""Mutant: plain tensor operations, no custom Function. Breaks the rule uses_apply."""
 
 
 def scaled_mul(x, w, scale):

@@ -1,4 +1,4 @@
-"""Mutant: returns two gradients for three inputs."""
+"""Mutant: returns two gradients for three inputs. Breaks the rule one_grad_per_input."""
 
 import torch
 

@@ -1,4 +1,7 @@
-"""Mutant: uses the caller's x as the leaf, so .grad accumulates across calls."""
+"""Mutant: uses the caller's x as the leaf, so .grad accumulates across calls.
+
+Breaks the rule new_leaf. Breaks the rule caller_objects.
+"""
 
 import torch
 

@@ -1,6 +1,8 @@
 """Mutant: fills a Jacobian preallocated with a hard-coded dtype=torch.float64, not x's dtype.
 
 Only the hidden check jacobian_float32 catches it: the visible checks leave that open.
+
+Breaks the rule x_dtype.
 """
 
 import torch

@@ -1,4 +1,7 @@
-"""Mutant: torch.autograd.functional.jacobian, which is forbidden."""
+"""Mutant: torch.autograd.functional.jacobian, which is forbidden.
+
+Breaks the rule no_functional.
+"""
 
 import torch
 

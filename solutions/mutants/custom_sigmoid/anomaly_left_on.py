@@ -1,0 +1,30 @@
+"""Mutant: switches anomaly detection on for the whole program (outside a `with`) to debug
+backward, and never switches it off; its values and gradients are right.
+
+Breaks the rule global_modes.
+"""
+
+import torch
+
+
+class Sigmoid(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        # z = e^(-|x|) lies in (0, 1]: no overflow for any x. σ(x) = 1/(1 + z) for x ≥ 0 and
+        # z/(1 + z) for x < 0.
+        z = torch.exp(-x.abs())
+        y = torch.where(x >= 0, 1 / (1 + z), z / (1 + z))
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        y, = ctx.saved_tensors
+        # σ'(x) = σ(x)(1 - σ(x)), from the saved output: finite everywhere, and differentiable
+        # again for double backward.
+        return grad_output * y * (1 - y)
+
+
+def sigmoid(x):
+    torch.autograd.set_detect_anomaly(True)
+    return Sigmoid.apply(x)

@@ -1,0 +1,30 @@
+"""Mutant: sets the default dtype to float64 for the whole program (torch.set_default_dtype
+outside any restore) and never puts it back; its values and gradients are right.
+
+Breaks the rule global_modes.
+"""
+
+import torch
+
+
+class ScaledMul(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w, scale):
+        ctx.save_for_backward(x, w)
+        ctx.scale = scale
+        return x * w * scale
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, w = ctx.saved_tensors
+        grad_x = grad_w = None
+        if ctx.needs_input_grad[0]:
+            grad_x = grad_output * w * ctx.scale
+        if ctx.needs_input_grad[1]:
+            grad_w = grad_output * x * ctx.scale
+        return grad_x, grad_w, None
+
+
+def scaled_mul(x, w, scale):
+    torch.set_default_dtype(torch.float64)
+    return ScaledMul.apply(x, w, scale)

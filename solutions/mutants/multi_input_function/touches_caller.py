@@ -1,0 +1,31 @@
+"""Mutant: "normalises" the caller's x in place under no_grad (x.mul_(1.0)) before the Function
+runs: the values stay the same, but the caller's tensor was written (its version counter moved).
+
+Breaks the rule caller_objects.
+"""
+
+import torch
+
+
+class ScaledMul(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w, scale):
+        ctx.save_for_backward(x, w)
+        ctx.scale = scale
+        return x * w * scale
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, w = ctx.saved_tensors
+        grad_x = grad_w = None
+        if ctx.needs_input_grad[0]:
+            grad_x = grad_output * w * ctx.scale
+        if ctx.needs_input_grad[1]:
+            grad_w = grad_output * x * ctx.scale
+        return grad_x, grad_w, None
+
+
+def scaled_mul(x, w, scale):
+    with torch.no_grad():
+        x.mul_(1.0)
+    return ScaledMul.apply(x, w, scale)
