@@ -71,12 +71,14 @@ CONFIG = Config(examples=2, time_per_call=0.5, time_per_exercise=30.0)
 
 @pytest.fixture(scope="module")
 def df_only(tmp_path_factory):
-    """manual_gradient with its first check only (df_value), and no hints (they name checks)."""
+    """manual_gradient with its first check only (df_value), no hints and no rules (they name
+    later checks)."""
     root = tmp_path_factory.mktemp("specs") / "manual_gradient"
     root.mkdir()
     text = (ROOT / "exercises/manual_gradient/exercise.yaml").read_text()
     text = text[: text.index("hints:\n")] + text[text.index("dtype:") :]
     head, checks = text.split("checks:\n", 1)
+    head = head[: head.index("\nrules:\n") + 1]  # the rules it states belong to later checks
     first = checks.split("\n  - id: ", 2)[0]
     (root / "exercise.yaml").write_text(head + "checks:\n" + first + "\n")
     return specfile.discover(root.parent)
