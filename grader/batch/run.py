@@ -28,6 +28,8 @@ from grader.specs.model import Exercise
 from grader.submissions import files as submission_mod
 from grader.submissions import notebook
 
+NAME_CHARS = 300
+"""A submission's id keeps its folder's whole name (at most 255 bytes on any file system)."""
 _SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 CSV, JUNIT, SUMMARY = "grades.csv", "junit.xml", "summary.md"
 
@@ -47,9 +49,9 @@ class Batch:
 def discover(directory: Path) -> list[Task]:
     """Every subdirectory is one submission, named by its folder; dot-folders are skipped.
 
-    The id is the folder's name made printable on one line (a name that is not UTF-8, or holds
-    a newline or a terminal escape, is shown with \\xNN escapes); two names that read the same
-    are told apart by a suffix. A link is listed (it scores nothing: locate() never follows it).
+    The id is the folder's whole name made printable on one line (a name that is not UTF-8, or
+    holds a newline or a terminal escape, is shown with \\xNN escapes); two names that read the
+    same are told apart by a suffix. A link is listed (it scores nothing: locate() never follows it).
     A folder where `gh classroom clone student-repos` ran counts as the class it cloned."""
     directory = Path(directory)
     if not directory.is_dir():
@@ -60,7 +62,7 @@ def discover(directory: Path) -> list[Task]:
     for p in entries:
         if p.name.startswith(".") or not (p.is_dir() or p.is_symlink()):
             continue
-        base = safetext.name(p.name)
+        base = safetext.name(p.name, NAME_CHARS)
         sid, n = base, 1
         while sid in ids:
             n += 1
@@ -258,6 +260,8 @@ def run(
         if isinstance(outcome, Lost):
             lost[task.id] = outcome
             outcome = unfinished(task, outcome, exercises, config)
+        # The id discover() chose names the result, told apart from every other submission's.
+        outcome = replace(outcome, submission=task.id)
         results[task.id] = safetext.scrub(conceal(outcome))
         if on_result:
             on_result(task, results[task.id], lost.get(task.id))

@@ -11,6 +11,7 @@ a file in one piece, so one submission can never empty or corrupt the class's ou
 from __future__ import annotations
 
 import dataclasses
+import errno
 import os
 import re
 import tempfile
@@ -50,18 +51,67 @@ _RESERVED = {
 """Names Windows refuses for a file, whatever the extension."""
 
 
+FILE_NAME_BYTES = 100
+"""The longest name (in UTF-8 bytes) used as it is for a file; file systems cap a name at 255
+bytes (some at 143), and a name gets a suffix (`.md`) and a temporary file's around it."""
+_CUT_BYTES = 60
+
+
 def file_name(name: str) -> str:
     """A file name for one submission's own output: the name itself when it is a plain one
-    (letters, digits, `_`, `.`, `-`; at most 100 characters), else its safe characters, cut to 60,
-    and 12 hex digits of its hash, so that no name (255 bytes, `=HYPERLINK(...)`, a Windows
-    device name) can fail to be written or land on another submission's file."""
+    (letters, digits, `_`, `.`, `-`; at most FILE_NAME_BYTES bytes), else its safe characters,
+    cut to 60 bytes, and 12 hex digits of its hash, so that no name (255 bytes, `=HYPERLINK(...)`,
+    a Windows device name, dots only) can fail to be written or land on another submission's
+    file. file_names() also keeps names apart that a file system would take as one."""
+    size = len(name.encode("utf-8", "surrogatepass"))
+    if (
+        FILE_NAME.match(name)
+        and size <= FILE_NAME_BYTES
+        and not name.endswith(".")
+        and name.split(".")[0].lower() not in _RESERVED
+    ):
+        return name
+    return _hashed(name)
+
+
+def _hashed(name: str) -> str:
     import hashlib
 
-    if FILE_NAME.match(name) and name.split(".")[0].lower() not in _RESERVED:
-        return name
-    safe = re.sub(r"[^\w.-]", "_", name)[:60].lstrip(".") or "submission"
+    safe = re.sub(r"[^\w.-]", "_", name)
+    while len(safe.encode("utf-8")) > _CUT_BYTES:
+        safe = safe[:-1]
+    safe = safe.lstrip(".-").rstrip(".") or "submission"
     digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:12]
     return f"{safe}-{digest}"
+
+
+def ascii_file_name(name: str) -> str:
+    """An ASCII-only file name for a name a file system refused in file_name()'s form (one
+    that takes no non-ASCII names, or fewer bytes)."""
+    return "submission-" + _hashed(name).rsplit("-", 1)[1]
+
+
+REFUSED_NAME = (errno.ENAMETOOLONG, errno.EILSEQ, errno.EINVAL)
+"""How a file system refuses a file's name (not the disk, not the permissions)."""
+
+
+def file_names(names) -> dict[str, str]:
+    """file_name() of each name, told apart where two would be one file: the same name in
+    another case (one file on macOS and Windows) or a name written like another's safe one.
+    Stable for the same names, whatever their order."""
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for name in sorted(set(names)):
+        made = file_name(name)
+        if made.casefold() in used:
+            made = _hashed(name)
+        base, n = made, 1
+        while made.casefold() in used:
+            n += 1
+            made = f"{base}-{n}"
+        used.add(made.casefold())
+        out[name] = made
+    return out
 
 
 def clean(text, limit: int = MAX_TEXT) -> str:

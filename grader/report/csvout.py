@@ -1,4 +1,8 @@
-"""The CSV gradebook: one row per submission, a column per exercise, then the total."""
+"""The CSV gradebook: one row per submission, a column per exercise, then the total.
+
+Every text cell goes through cell(), so that no name a spreadsheet would run as a formula is
+written as one; numbers are written as numbers. It is the grader's only CSV writer: another one
+would write its cells through cell() too."""
 
 from __future__ import annotations
 
@@ -20,24 +24,33 @@ FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 def cell(text: str) -> str:
     """Text as a spreadsheet shows it: one that would start a formula (a submission named
-    `=HYPERLINK(...)`) gets a leading apostrophe, as OWASP advises for CSV files."""
-    return "'" + text if text.startswith(FORMULA) else text
+    `=HYPERLINK(...)`, or ` =1+1`, which some spreadsheets trim first) gets a leading
+    apostrophe, as OWASP advises for CSV files."""
+    return "'" + text if text.lstrip(" ").startswith(FORMULA) else text
+
+
+def _cells(values) -> list[str]:
+    """A row's cells: numbers as numbers (a negative score stays -1, a number), every text
+    cell through cell()."""
+    return [_num(v) if isinstance(v, (int, float)) else cell(str(v)) for v in values]
 
 
 def text(results: list[SubmissionResult], exercise_ids: list[str]) -> str:
     """Exercise columns in the given order; an exercise a result lacks is an empty cell."""
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
-    out.writerow(["submission", *exercise_ids, "total", "max_score"])
+    out.writerow(_cells(["submission", *exercise_ids, "total", "max_score"]))
     for r in results:
-        scores = {e.id: _num(e.score) for e in r.exercises}
+        scores = {e.id: e.score for e in r.exercises}
         out.writerow(
-            [
-                cell(r.submission),
-                *(scores.get(i, "") for i in exercise_ids),
-                _num(r.score),
-                _num(r.max_score),
-            ]
+            _cells(
+                [
+                    r.submission,
+                    *(scores.get(i, "") for i in exercise_ids),
+                    r.score,
+                    r.max_score,
+                ]
+            )
         )
     return buf.getvalue()
 

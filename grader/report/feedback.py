@@ -12,7 +12,7 @@ import re
 import shutil
 from pathlib import Path
 
-from grader.common.safetext import atomic_write, file_name
+from grader.common.safetext import REFUSED_NAME, ascii_file_name, atomic_write, file_names
 from grader.outcomes.results import (
     CheckResult,
     ExerciseResult,
@@ -161,13 +161,20 @@ def text(r: SubmissionResult, lang: str) -> str:
 
 def write(out: Path, results: list[SubmissionResult], lang: str) -> None:
     """OUT/feedback/<submission>.md for every submission (a name that is no plain file name gets
-    a safe one, safetext.file_name; the file's title says whose it is); rewrites the folder, so
+    a safe one, safetext.file_names; the file's title says whose it is); rewrites the folder, so
     that no file of an earlier run stays behind."""
     folder = Path(out) / FOLDER
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
+    names = file_names(r.submission for r in results)
     for r in results:
-        atomic_write(folder / f"{file_name(r.submission)}.md", text(r, lang))
+        content = text(r, lang)
+        try:
+            atomic_write(folder / f"{names[r.submission]}.md", content)
+        except OSError as exc:  # a file system that refuses the name: an ASCII one
+            if exc.errno not in REFUSED_NAME:
+                raise
+            atomic_write(folder / f"{ascii_file_name(r.submission)}.md", content)
 
 
 def write_one(path: Path, r: SubmissionResult, lang: str) -> None:

@@ -12,7 +12,7 @@ import json
 import shutil
 from pathlib import Path
 
-from grader.common.safetext import atomic_write, file_name
+from grader.common.safetext import REFUSED_NAME, ascii_file_name, atomic_write, file_names
 from grader.outcomes.results import (
     CheckResult,
     ExerciseResult,
@@ -67,13 +67,22 @@ def submission_dict(r: SubmissionResult, lang: str) -> dict:
 
 
 def write(out: Path, results: list[SubmissionResult], lang: str) -> None:
-    """Rewrites OUT/gradescope, so that no file of an earlier run stays behind."""
+    """OUT/gradescope/<submission>/results.json (a name that is no plain file name gets a safe
+    one, safetext.file_names; extra_data says whose it is); rewrites OUT/gradescope, so that no
+    file of an earlier run stays behind."""
     folder = Path(out) / FOLDER
     shutil.rmtree(folder, ignore_errors=True)
+    names = file_names(r.submission for r in results)
     for r in results:
-        target = folder / file_name(r.submission)
-        target.mkdir(parents=True, exist_ok=True)
-        atomic_write(
-            target / "results.json",
-            json.dumps(submission_dict(r, lang), indent=2, ensure_ascii=True) + "\n",
-        )
+        content = json.dumps(submission_dict(r, lang), indent=2, ensure_ascii=True) + "\n"
+        try:
+            _write(folder / names[r.submission], content)
+        except OSError as exc:  # a file system that refuses the name: an ASCII one
+            if exc.errno not in REFUSED_NAME:
+                raise
+            _write(folder / ascii_file_name(r.submission), content)
+
+
+def _write(target: Path, content: str) -> None:
+    target.mkdir(parents=True, exist_ok=True)
+    atomic_write(target / "results.json", content)

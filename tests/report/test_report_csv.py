@@ -40,3 +40,14 @@ def test_a_name_a_spreadsheet_would_run_is_shown_as_text():
     text = csvout.text([submission(n, {}) for n in names], [])
     rows = list(csv.reader(io.StringIO(text, newline="")))
     assert [r[0] for r in rows[1:]] == ["'" + n for n in names[:-1]] + ["ana"]
+
+
+def test_every_text_cell_is_neutralised_and_numbers_stay_numbers():
+    r = submission(" =1+1", {})
+    r.exercises[0].checks[0].points = -6.0  # a penalty: a negative score is a number
+    text = csvout.text([r], ["@ex", "ex"])
+    header, row = list(csv.reader(io.StringIO(text, newline="")))
+    assert header == ["submission", "'@ex", "ex", "total", "max_score"]
+    assert row[0] == "' =1+1"
+    assert row[2] == row[3] == "-4" and row[1] == ""  # numbers, unquoted by any apostrophe
+    assert csvout.cell("-") == "'-" and csvout.cell("ana-1") == "ana-1" and csvout.cell("") == ""
