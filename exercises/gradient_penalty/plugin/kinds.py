@@ -364,7 +364,7 @@ class CriticSideEffects(CriticKind):
             return _malformed(ctx)
         verdict = InputsUntouched().judge(ctx, reply, values)
         if verdict is not None:
-            return Verdict(verdict.status, _critic_text(ctx, verdict.message))
+            return Verdict(verdict.status, _critic_text(ctx, verdict.message), cause=verdict.cause)
         fn, drawn, data = ctx.check.function, ctx.inputs["critic"], values.get("data")
         names = critics.parameter_names(drawn.recipe)
         n = len(names)
