@@ -2,9 +2,10 @@
 
 The answer key and every variant must get full marks; every mutant must lose points; trivial
 answers (mutants named `trivial_*.py`: zeros, an identity, a constant) score at most
-TRIVIAL_SHARE of the maximum, and the untouched starter scores 0. Every hidden check must catch
-at least one mutant that passes every visible check (what it exists for: the visible ones leave
-that mistake open), or say in its `rationale:` why it has none. Every rule the exercise
+TRIVIAL_SHARE of the maximum, none of it from constraint checks alone, and the untouched
+starter scores 0. Every hidden check must catch at least one mutant that passes every visible
+check (what it exists for: the visible ones leave that mistake open), or say in its
+`rationale:` why it has none. Every rule the exercise
 states (its `rules:`) and every principle the grader applies to it (PRINCIPLES) needs a mutant
 that says "Breaks the rule ID." and that the rule's checks catch. The data (Audit rows) is
 separate from the table the command line prints.
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.checks import effects
-from grader.grading.grade import grade_exercise
+from grader.grading.grade import grade_exercise, is_constraint
 from grader.loader.config import Config
 from grader.outcomes.results import ExerciseResult
 from grader.sandbox.client import Sandbox
@@ -54,6 +55,8 @@ class Trial:
     result: ExerciseResult
     docstring: str | None = None
     """The file's module docstring (a mutant's says what mistake it makes)."""
+    constraints: frozenset[str] = frozenset()
+    """The ids of the exercise's constraint checks (grading.grade.is_constraint)."""
 
     @property
     def ok(self) -> bool:
@@ -63,10 +66,19 @@ class Trial:
         if self.role in ("key", "variant"):
             return self.result.status == "passed" and score == top
         if self.role == "trivial":
-            return score <= TRIVIAL_SHARE * top + 1e-9
+            return score <= TRIVIAL_SHARE * top + 1e-9 and not self.unearned
         if self.role == "starter":
             return score == 0
         return score < top
+
+    @property
+    def unearned(self) -> list[str]:
+        """Constraint checks that gave points although no value check (no check that is not a
+        constraint) did: what a trivial answer must never get, however few points."""
+        earned = self.earned_by
+        if any(c not in self.constraints for c in earned):
+            return []
+        return [c for c in earned if c in self.constraints]
 
     @property
     def limit(self) -> str:
@@ -270,6 +282,7 @@ def audit(
     for p in sorted((solutions / "mutants" / exercise.id).glob("*.py")):
         plan.append(("trivial" if p.name.startswith(TRIVIAL_PREFIX) else "mutant", p))
     plan.append(("starter", exercise.path.parent / exercise.file))
+    constraints = frozenset(c.id for c in exercise.checks if is_constraint(c))
     for role, path in plan:
         if not path.exists():
             result = ExerciseResult(
@@ -277,7 +290,7 @@ def audit(
             )
         else:
             result = _grade_file(exercise, path, config, sandbox)
-        trial = Trial(role, _shown(path, solutions), result, _docstring(path))
+        trial = Trial(role, _shown(path, solutions), result, _docstring(path), constraints)
         out.trials.append(trial)
         if on_trial:
             on_trial(trial)
@@ -293,6 +306,13 @@ def miss_reason(trial: Trial, lang: str) -> str:
         return (
             "got full marks: no check catches this mutant; add or tighten a check that "
             "tells it apart from the answer key"
+        )
+    if trial.role == "trivial" and trial.unearned:
+        return (
+            f"scored {r.score:g}/{r.max_score:g} from constraint checks alone ("
+            + ", ".join(trial.unearned)
+            + "), with no value check passed: a constraint must count only once a value "
+            "check passes (grading.grade.apply_constraints)"
         )
     if trial.role in ("trivial", "starter") and r.status != "missing":
         return (

@@ -189,11 +189,43 @@ def _locate_project(args) -> None:
         args.config = root / "config.yaml"
 
 
+TORCH_CACHES = {"TORCHINDUCTOR_CACHE_DIR": "torchinductor", "TRITON_CACHE_DIR": "triton"}
+"""Caches torch makes in the machine's temporary folder when none is set: importing
+torch._dynamo (torch.optim does, in a reference's training step) creates
+/tmp/torchinductor_<user>. The command's own process, and the grading processes it starts, get
+a folder of the command's instead, removed when it ends (workers get theirs from the sandbox)."""
+
+
+def _own_torch_caches() -> str | None:
+    """Point the unset TORCH_CACHES variables into a fresh folder; returns it (None: all set)."""
+    unset = [var for var in TORCH_CACHES if not os.environ.get(var)]
+    if not unset:
+        return None
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="grader-torch-")
+    for var in unset:
+        os.environ[var] = os.path.join(folder, TORCH_CACHES[var])
+    return folder
+
+
+def _drop_torch_caches(folder: str | None) -> None:
+    if folder is None:
+        return
+    import shutil
+
+    shutil.rmtree(folder, ignore_errors=True)
+    for var, name in TORCH_CACHES.items():
+        if os.environ.get(var) == os.path.join(folder, name):
+            del os.environ[var]
+
+
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     console = _Console(highlight=False)
     err = Console(stderr=True, highlight=False, soft_wrap=not sys.stderr.isatty())
     sandbox = None
+    caches = _own_torch_caches()
     try:
         _locate_project(args)
         if args.command == "new":
@@ -231,6 +263,7 @@ def main(argv=None) -> int:
     finally:
         if sandbox is not None:
             sandbox.close()
+        _drop_torch_caches(caches)
 
 
 def _run(args, console, sandbox) -> int:

@@ -257,6 +257,19 @@ def grade_exercise(
             file=rel,
             hidden=hidden,
         )
+    except notebook.NotebookError as exc:
+        return _whole(
+            exercise,
+            checks,
+            "error",
+            both(
+                "Notebook ini tidak bisa dibaca: {m}",
+                "This notebook cannot be read: {m}",
+                m=exc,
+            ),
+            file=rel,
+            hidden=hidden,
+        )
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         return _whole(
             exercise,
@@ -387,10 +400,13 @@ def apply_constraints(
 ) -> None:
     """A constraint check (see Kind.constraint) earns its points only once the functions it
     covers pass a non-constraint check: a trivial answer (zeros of the right shape, say) or
-    code that does not run earns nothing for having no side effects. `only`: the ids of the
-    rows that may change (the hidden ones, judged after the visible ones are final)."""
+    code that does not run earns nothing for having no side effects. Where none of `checks`
+    covers those functions (their value checks are hidden, and these are the visible ones), it
+    earns them only once some non-constraint check of the exercise passes. `only`: the ids of
+    the rows that may change (the hidden ones, judged after the visible ones are final)."""
     by_id = {r.id: r for r in rows}
     achievements = [c for c in checks if not is_constraint(c)]
+    anything = [c.id for c in achievements]
     for check in checks:
         row = by_id.get(check.id)
         if (
@@ -408,16 +424,23 @@ def apply_constraints(
             or c.function in functions
             or (c.function or "").split(".")[0] in functions
         ]
-        if not related or any(by_id[i].status == "passed" for i in related if i in by_id):
+        if any(by_id[i].status == "passed" for i in (related or anything) if i in by_id):
             continue
         row.status, row.points = "skipped", 0.0
         names = functions
         if "*" in functions:  # the whole file: name the functions its value checks cover
             names = {c.function for c in achievements if c.id in related and c.function}
-        row.message = both(
-            "Belum dinilai: {f} belum lulus pemeriksaan nilai mana pun.",
-            "Not awarded yet: {f} does not pass any value check yet.",
-            f=", ".join(sorted(names)),
+        row.message = (
+            both(
+                "Belum dinilai: {f} belum lulus pemeriksaan nilai mana pun.",
+                "Not awarded yet: {f} does not pass any value check yet.",
+                f=", ".join(sorted(names)),
+            )
+            if names
+            else both(
+                "Belum dinilai: belum ada pemeriksaan nilai yang lulus.",
+                "Not awarded yet: no value check passes yet.",
+            )
         )
 
 

@@ -9,7 +9,9 @@ skips its whole cell. Notebook starters (notebooks/<id>.ipynb) are made from the
 from __future__ import annotations
 
 import ast
+import itertools
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -34,14 +36,22 @@ MAX_NOTEBOOK_BYTES = 16 * 2**20
 """The largest notebook read (outputs and pictures make them larger than a .py file)."""
 
 
+def read(path: Path) -> bytes:
+    """The bytes of an exercise's file (.py or notebook), read with the cap its kind has: a
+    larger file (a sparse 8 GiB one) raises submission.UnsafeFile before anything is read."""
+    path = Path(path)
+    limit = MAX_NOTEBOOK_BYTES if path.suffix == SUFFIX else submission.MAX_SOURCE_BYTES
+    return submission.read_capped(path, limit)
+
+
 def load(path: Path) -> tuple[str, bytes]:
     """The Python source of an exercise's file, and the bytes the worker imports: a .py file
     as Python decodes it (its bytes unchanged), or a notebook's code cells (as UTF-8)."""
     path = Path(path)
     if path.suffix != SUFFIX:
-        raw = submission.read_capped(path)
+        raw = read(path)
         return submission.decode_source(raw), raw
-    source = to_source(submission.read_capped(path, MAX_NOTEBOOK_BYTES), path.name)
+    source = to_source(read(path), path.name)
     return source, source.encode("utf-8")
 
 
@@ -69,15 +79,35 @@ def _code(text: str) -> str:
     return "\n".join(out)
 
 
+MAX_DEPTH = 64
+"""The deepest nesting of lists and objects read in a notebook (Jupyter writes about 8)."""
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_STEPS = bytes.maketrans(b"[{]}", b"\x02\x02\x00\x00")
+
+
+def nesting(raw: bytes) -> int:
+    """How deep a JSON text's lists and objects nest (strings skipped), found without parsing
+    it, so that no parser's recursion meets a file nested deeper than MAX_DEPTH (16 MiB of
+    brackets take about a second)."""
+    steps = _STRINGS.sub(b"", raw).translate(_STEPS, _NOT_BRACKETS)  # an open 2, a close 0
+    return max(itertools.accumulate(map(int.__sub__, steps, itertools.repeat(1))), default=0)
+
+
 def to_source(raw: bytes, name: str = "notebook.ipynb") -> str:
     """The code cells of a notebook (nbformat 4) as one Python source, in order."""
+    again = "save it again from Jupyter or Colab (File > Download > .ipynb)"
+    if nesting(raw) > MAX_DEPTH:
+        raise NotebookError(
+            f"{name} nests lists or objects more than {MAX_DEPTH} levels deep, which no "
+            f"notebook does; {again}"
+        )
     try:
         doc = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        raise NotebookError(
-            f"{name} is not a notebook (not JSON: {exc}); save it again from "
-            f"Jupyter or Colab (File > Download > .ipynb)"
-        ) from None
+        raise NotebookError(f"{name} is not a notebook (not JSON: {exc}); {again}") from None
+    except (RecursionError, MemoryError):
+        raise NotebookError(f"{name} is too large or too deeply nested to read; {again}") from None
     cells = doc.get("cells") if isinstance(doc, dict) else None
     if not isinstance(cells, list):
         raise NotebookError(

@@ -81,3 +81,47 @@ def test_a_spec_can_mark_a_check_a_constraint(exercises):
     rows = _rows(ex, {"safe_norm_value", "safe_norm_grad"})
     apply_constraints(list(ex.checks), rows)
     assert {r.id: r.points for r in rows}["safe_norm_value"] == 2
+
+
+def test_a_constraint_whose_value_checks_are_hidden_needs_some_value_points(exercises):
+    # The visible phase of a function whose only value check is hidden: all zeros have the
+    # right shape, and earn nothing for it until some value check of the exercise passes.
+    ex = exercises["manual_gradient"]
+    visible = [c for c in ex.checks if c.id != "df_value"]
+    rows = _rows(ex, {"df_shape_dtype", "no_autograd_in_manual"})
+    rows = [r for r in rows if r.id != "df_value"]
+    apply_constraints(visible, rows)
+    by_id = {r.id: r for r in rows}
+    assert by_id["df_shape_dtype"].points == 0 and by_id["df_shape_dtype"].status == "skipped"
+    assert "Not awarded yet" in by_id["df_shape_dtype"].message.en
+    assert sum(r.points for r in rows) == 0
+    rows = [r for r in _rows(ex, {"df_shape_dtype", "grad_g_value"}) if r.id != "df_value"]
+    apply_constraints(visible, rows)
+    assert {r.id: r.points for r in rows}["df_shape_dtype"] == 1
+
+
+def test_an_exercise_of_constraints_only_earns_nothing_for_them(exercises):
+    ex = exercises["manual_gradient"]
+    only = [c for c in ex.checks if is_constraint(c)]
+    rows = [r for r in _rows(ex, {c.id for c in only}) if r.id in {c.id for c in only}]
+    apply_constraints(only, rows)
+    assert sum(r.points for r in rows) == 0
+    assert {r.status for r in rows} == {"skipped"}
+
+
+def test_validate_fails_a_trivial_answer_that_scores_from_constraints_alone(exercises):
+    from grader.authoring.validate import Trial, miss_reason
+    from grader.outcomes.results import ExerciseResult
+
+    ex = exercises["manual_gradient"]
+    rows = _rows(ex, {"df_shape_dtype"})  # one point of 20: under the trivial share
+    result = ExerciseResult(id=ex.id, title=ex.title, status="failed", checks=rows)
+    constraints = frozenset(c.id for c in ex.checks if is_constraint(c))
+    trial = Trial("trivial", "mutants/manual_gradient/trivial_zeros.py", result, None, constraints)
+    assert result.score <= 0.1 * result.max_score
+    assert not trial.ok and trial.unearned == ["df_shape_dtype"]
+    assert "constraint checks alone (df_shape_dtype)" in miss_reason(trial, "en")
+    with_value = _rows(ex, {"df_shape_dtype", "autograd_df_repeatable"})
+    result = ExerciseResult(id=ex.id, title=ex.title, status="failed", checks=with_value)
+    trial = Trial("trivial", "trivial_identity.py", result, None, constraints)
+    assert trial.unearned == [] and trial.ok
