@@ -672,6 +672,15 @@ def _release(args, exercises, console) -> int:
         '(docs/teachers.md, "Teaching a class").',
         soft_wrap=True,
     )
+    if done.left_out:
+        console.print(
+            f"[yellow]left out[/] {len(done.left_out)} file(s) the course does not declare "
+            "(an exercise's folder releases its starter, its plugin and the files its spec "
+            "names in `handout:`; docs/authoring.md):",
+            soft_wrap=True,
+        )
+        for name in done.left_out:
+            console.print(f"  {escape(name)}", soft_wrap=True)
     if not done.grading_seed:
         console.print(
             "[yellow]warning: config.yaml has no `grading_seed:`; set one (or "

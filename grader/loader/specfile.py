@@ -281,6 +281,7 @@ TOP_KEYS = {
     "tolerances",
     "hidden_checks",
     "recorded",
+    "handout",
 }
 
 
@@ -304,6 +305,7 @@ def load(path: Path, root: Path | None = None) -> Exercise:
         raise node.error("file", f"expected a file name ending in .py, got {file!r}")
     refs = load_references(node.child("references", Node()))
     recorded = _recorded(node, path)
+    handout = _handout(node, path, file, recorded)
     dims = load_dims(node.child("dims", Node()))
     dtype = node.get_typed("dtype", str, "float64")
     if dtype not in DTYPES:
@@ -379,6 +381,7 @@ def load(path: Path, root: Path | None = None) -> Exercise:
         plugin=plugin,
         plugin_digest=common_plugins.digest(plugin) if plugin else "",
         rules=rules,
+        handout=handout,
     )
     if recorded is None:
         from grader.loader.reftrial import try_references_once
@@ -404,6 +407,46 @@ def _recorded(node: Node, path: Path) -> Path | None:
             "exercise folder again from your course's repository",
         )
     return found
+
+
+def _handout(node: Node, path: Path, starter: str, recorded: Path | None) -> tuple[str, ...]:
+    """The files beside the starter that the release hands out too (`handout:`, paths inside
+    the exercise's folder). In the teacher's spec each must be a file there; a release's spec
+    (recorded) is not held to it."""
+    names = node.get_typed("handout", NodeList, NodeList())
+    out: list[str] = []
+    for i, name in enumerate(names):
+        where = (node.file, names.where(i), f"handout[{i}]")
+        fix = "; fix the name in `handout:` or remove it"
+        parts = name.split("/") if isinstance(name, str) else []
+        if (
+            not parts
+            or "\\" in name
+            or name.startswith("/")
+            or any(p in ("", ".", "..") or p.startswith(".") for p in parts)
+        ):
+            raise SpecError(
+                *where,
+                f"expected a path inside the exercise's folder (like data/points.csv), got "
+                f"{name!r}{fix}",
+            )
+        if parts[0] == common_plugins.FOLDER:
+            raise SpecError(
+                *where,
+                f"{name}: the plugin's code already ships (all of it but "
+                f"{common_plugins.TEACHER}, which never ships){fix}",
+            )
+        if name in (path.name, starter, recorded.name if recorded else None) or name in out:
+            raise SpecError(*where, f"{name} is already in the release{fix}")
+        found = path.parent / name
+        if recorded is None and (found.is_symlink() or not found.is_file()):
+            raise SpecError(
+                *where,
+                f"{name} does not exist in {path.parent.name}/ (or is not a plain file); "
+                f"add the file there{fix}",
+            )
+        out.append(name)
+    return tuple(out)
 
 
 def _count(node: Node, key: str) -> int:

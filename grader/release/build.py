@@ -1,13 +1,17 @@
 """`python -m grader release OUT`: the students' repository, derived from the teacher's.
 
-OUT gets, per exercise, the starter the spec names, the spec without its hidden checks and
-without reference code (grader/loader/publicspec.py), the recorded examples the students' grader
-judges with instead (grader/grading/recorded.py, drawn with the config's public seed) and, for an
-exercise with a plugin, the plugin's code but its teacher.py (the code that computes answers).
-Besides them: the grader, config.yaml
-without the teacher's gradebook and grading seed, requirements.txt without the test runner,
-pyproject.toml, a bilingual README, a .gitignore and a GitHub Actions workflow that grades the
-visible checks on every push (templates in grader/templates/). Nothing of solutions/, tests/ or
+OUT gets exactly the files the course declares, never "every file in a folder" (declared()):
+per exercise, the starter the spec names (`file:`, by default `<id>.py`), the files its
+`handout:` names, the notebook starter `notebooks/<id>.ipynb` where there is one, the spec
+without its hidden checks and without reference code (grader/loader/publicspec.py), the
+recorded examples the students' grader judges with instead (grader/grading/recorded.py, drawn
+with the config's public seed) and, for an exercise with a plugin, the plugin's code but its
+teacher.py (the code that computes answers). Besides them: the grader package (its modules and
+templates), the students' guide (docs/students.md), config.yaml without the teacher's gradebook
+and grading seed, requirements.txt without the test runner, pyproject.toml, a bilingual README,
+a .gitignore and a GitHub Actions workflow that grades the visible checks on every push
+(templates in grader/templates/). Whatever else an exercise's folder holds (a worked example, a
+notebook, data) is left out, and left_out() names it. Nothing of solutions/, tests/ or
 benchmarks/. The copy is built in a scratch folder and checked there (grader/release/selfcheck.py)
 before anything is written to OUT, so a release that fails its checks leaves OUT as it was.
 """
@@ -20,8 +24,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.common import plugins
-from grader.common.errors import GraderError
+from grader.common import plugins, yamlfile
+from grader.common.errors import GraderError, SpecError
 from grader.grading import plot, recorded
 from grader.loader import config as config_mod
 from grader.loader import publicspec
@@ -33,7 +37,12 @@ TEMPLATES = PACKAGE / "templates"
 WORKFLOW = Path(".github") / "workflows" / "grader.yml"
 KEEP = ".git"
 """What --force keeps in OUT: the history of the students' template repository."""
-_IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
+NOTEBOOKS = "notebooks"
+"""The notebook starters' folder (grader.submissions.notebook writes them from the .py starters)."""
+STUDENT_DOCS = ("docs/students.md",)
+"""The guides the students' copy holds (the notebooks' text points at docs/students.md)."""
+PACKAGE_DATA = ("templates",)
+"""The grader package's folders of data files; of the rest, only its modules (.py) ship."""
 
 
 @dataclass
@@ -45,6 +54,9 @@ class Release:
     files: int
     recorded: dict[str, int]
     """Per exercise id: the examples recorded for its visible checks."""
+    left_out: list[str]
+    """The files of the released exercises' folders (and of notebooks/) the course does not
+    declare, so not released (left_out())."""
     grading_seed: bool
     """Whether the teacher's config holds a grading seed apart from the public one."""
 
@@ -86,6 +98,7 @@ def release(
         files=files,
         recorded=counts,
         grading_seed=config.grading_seed is not None,
+        left_out=left_out(root, exercises),
     )
 
 
@@ -118,17 +131,111 @@ def check_target(root: Path, out: Path, force: bool) -> None:
         )
 
 
+def _skipped(path: Path) -> bool:
+    """Caches and hidden files, never released nor reported."""
+    return path.suffix == ".pyc" or any(
+        p == "__pycache__" or p.startswith(".") for p in path.parts
+    )
+
+
+def package_files(package: Path = PACKAGE) -> list[Path]:
+    """The grader package as released: its modules (.py, in folders with an __init__.py) and
+    its data folders (PACKAGE_DATA), relative to the package."""
+    out = []
+    for path in sorted(package.rglob("*")):
+        rel = path.relative_to(package)
+        if not path.is_file() or path.is_symlink() or _skipped(rel):
+            continue
+        if rel.parts[0] in PACKAGE_DATA or (
+            path.suffix == ".py"
+            and all(
+                (package / Path(*rel.parts[:k]) / "__init__.py").is_file()
+                for k in range(len(rel.parts))
+            )
+        ):
+            out.append(rel)
+    return out
+
+
+def _starter(exercise: Exercise) -> Path:
+    """The exercise's starter; a missing one is the spec's error (`file:`, or its default)."""
+    starter = exercise.path.parent / exercise.file
+    if starter.is_file() and not starter.is_symlink():
+        return starter
+    node = yamlfile.load(exercise.path, f"exercises/{exercise.id}/{exercise.path.name}")
+    fix = (
+        f"the starter {exercise.file} is not a file beside this spec; write it (the release "
+        f"hands it to the students), or name the starter in `file:`"
+    )
+    if "file" in node:
+        raise node.error("file", fix)
+    raise SpecError(node.file, None, "", fix + f" (the default is {exercise.id}.py)")
+
+
+def declared(root: Path, exercises: list[Exercise]) -> dict[str, Path]:
+    """The files the release copies as they are, by their path in the release: each exercise's
+    starter, its `handout:` files, its plugin's code but teacher.py, its notebook starter
+    (notebooks/<id>.ipynb) if there is one, and the students' guide. (The specs, recorded
+    examples, config, README and the grader package are written apart.)"""
+    out: dict[str, Path] = {}
+    for e in exercises:
+        folder, base = e.path.parent, f"exercises/{e.id}"
+        out[f"{base}/{e.file}"] = _starter(e)
+        for name in e.handout:
+            out[f"{base}/{name}"] = folder / name
+        if e.plugin is not None:
+            for path in plugins.shipped(e.plugin):
+                out[f"{base}/{plugins.FOLDER}/{path.relative_to(e.plugin).as_posix()}"] = path
+        notebook = Path(root) / NOTEBOOKS / f"{e.id}.ipynb"
+        if notebook.is_file() and not notebook.is_symlink():
+            out[f"{NOTEBOOKS}/{notebook.name}"] = notebook
+    for doc in STUDENT_DOCS:
+        if (Path(root) / doc).is_file():
+            out[doc] = Path(root) / doc
+    return out
+
+
+def left_out(root: Path, exercises: list[Exercise]) -> list[str]:
+    """The files of the released exercises' folders, and of notebooks/, that the release does
+    not hold, relative to root: not declared (a worked example, a notebook, data). The specs
+    and each plugin's teacher.py, which the release holds in another form or never, are not
+    named."""
+    root = Path(root)
+    taken = {p.resolve() for p in declared(root, exercises).values()}
+    out = []
+    folders = [e.path.parent for e in exercises] + [root / NOTEBOOKS]
+    for e in exercises:
+        taken.add(e.path.resolve())
+        if e.plugin is not None:
+            taken.add((e.plugin / plugins.TEACHER).resolve())
+    every = {p.name for p in (root / "exercises").iterdir() if p.is_dir()}
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            rel = path.relative_to(root)
+            if not path.is_file() or _skipped(path.relative_to(folder)):
+                continue
+            if path.resolve() in taken:
+                continue
+            if folder.name == NOTEBOOKS and path.stem in every:
+                continue  # the notebook starter of an exercise not released this time
+            out.append(rel.as_posix())
+    return out
+
+
 def write_tree(*, root: Path, exercises: list[Exercise], dest: Path) -> dict[str, int]:
     """The release's files under dest; returns the hidden checks removed per exercise."""
-    shutil.copytree(PACKAGE, dest / "grader", ignore=_IGNORE)
+    for rel in package_files():
+        (dest / "grader" / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(PACKAGE / rel, dest / "grader" / rel)
+    for name, source in declared(root, exercises).items():
+        (dest / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, dest / name)
     hidden = {}
     for e in exercises:
         target = dest / "exercises" / e.id
-        target.mkdir(parents=True)
-        starter = e.path.parent / e.file
-        if starter.is_file():  # a missing one is told by the release's own check
-            shutil.copyfile(starter, target / e.file)
-        copy_plugin(e, target)
+        target.mkdir(parents=True, exist_ok=True)
         text, hidden[e.id] = publicspec.public(
             e.path.read_text(encoding="utf-8"), recorded=recorded.RECORD_FILE
         )
@@ -149,17 +256,6 @@ def write_tree(*, root: Path, exercises: list[Exercise], dest: Path) -> dict[str
     (dest / WORKFLOW).parent.mkdir(parents=True)
     shutil.copyfile(TEMPLATES / "classroom.yml", dest / WORKFLOW)
     return hidden
-
-
-def copy_plugin(exercise: Exercise, target: Path) -> None:
-    """The exercise's plugin, if any, into target/plugin/: its code but the teacher's module,
-    which computes answers (grader.common.plugins.TEACHER)."""
-    if exercise.plugin is None:
-        return
-    for path in plugins.shipped(exercise.plugin):
-        copy = target / plugins.FOLDER / path.relative_to(exercise.plugin)
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, copy)
 
 
 def write_records(*, exercises: list[Exercise], dest: Path, config, on_step=None) -> dict:

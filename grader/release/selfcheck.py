@@ -3,7 +3,8 @@
 Every spec in it loads, holds no hidden check and no reference code, and grades from its recorded
 examples; its config has no gradebook and no grading seed; no teacher's folder came along (nor
 any plugin's teacher.py); no line of solutions/ and no line of reference code (the specs'
-references and scenario references, the plugins' teacher.py) is in any of its files
+references and scenario references, the plugins' teacher.py) is in any of its files, in any form
+a file holds it: a notebook's cells, string literals, base64 or hex, compressed
 (grader/release/leaks.py); and its own
 `python -m grader`, run as a subprocess in the release, grades the untouched starters 0 with no
 traceback and the answer keys (solutions/) with every visible point. Each failure raises
@@ -99,26 +100,57 @@ def check_layout(folder: Path) -> None:
             raise GraderError("release: the release's config.yaml holds the grading seed")
 
 
+def _starters(exercises: list[Exercise]) -> list[Path]:
+    """The starters the specs name (`file:`), as the teacher wrote them."""
+    return [e.path.parent / e.file for e in exercises if (e.path.parent / e.file).is_file()]
+
+
 def _handed_out(exercises: list[Exercise]) -> list[Path]:
-    """The exercises' files a release holds on purpose: starters and their plugins' code."""
+    """The exercises' code a release holds on purpose: the starters the specs name and their
+    plugins' code. Nothing else of an exercise's folder (a worked example there is not given)."""
     return [
-        *(p for e in exercises for p in e.path.parent.glob("*.py")),
+        *_starters(exercises),
         *(p for e in exercises if e.plugin is not None for p in plugins.shipped(e.plugin)),
     ]
 
 
 def given_lines(folder: Path, exercises: list[Exercise]) -> set[str]:
-    """Lines handed out on purpose: the teacher's starters, the grader's own source and the
-    visible checks' `setup:` code (the students' worker runs it to build a scenario)."""
-    paths = _handed_out(exercises)
-    setups = {
-        line.strip()
+    """The fingerprints of the scaffold a key fills in, which never count: the starters' code
+    (outside their docstrings and string literals) and the visible checks' `setup:` code (the
+    students' worker runs it to build a scenario)."""
+    code = [
+        line
+        for p in _starters(exercises)
+        for line in leaks.code_lines(p.read_text(encoding="utf-8", errors="replace"))
+    ]
+    setups = [
+        line
         for e in exercises
         for c in e.checks
         if not c.hidden and isinstance(c.options.get("setup"), str)
         for line in c.options["setup"].splitlines()
-    }
-    return leaks.stripped_lines(paths + list((folder / "grader").rglob("*.py"))) | setups
+    ]
+    return leaks.fingerprints(code + setups)
+
+
+def shared_lines(folder: Path, exercises: list[Exercise]) -> set[str]:
+    """The fingerprints of what a release hands out that a key may share a line with by chance
+    (leaks.COPY_LINES): the grader's own source and the plugins' shipped code (their string
+    literals too), the starters' text as it is (their docstrings too), the instructions and the
+    hints."""
+    code = [p for e in exercises if e.plugin is not None for p in plugins.shipped(e.plugin)]
+    code += sorted((folder / "grader").rglob("*.py"))
+    texts = [
+        line
+        for e in exercises
+        for t in (e.instructions, *e.hints)
+        for line in (t.id + "\n" + t.en).splitlines()
+    ]
+    return (
+        leaks.held_lines(code)
+        | leaks.stripped_lines(_starters(exercises))
+        | leaks.fingerprints(texts)
+    )
 
 
 def given_text(folder: Path, exercises: list[Exercise]) -> str:
@@ -133,6 +165,9 @@ def given_text(folder: Path, exercises: list[Exercise]) -> str:
 
 
 def check_leaks(folder: Path, root: Path, exercises: list[Exercise]) -> None:
+    """No answer line and no reference code in any file of the release, in any form the file
+    holds it (leaks.units: as it is, a notebook's cells, string literals, base64, hex,
+    compressed): else GraderError naming the file, the line and the form."""
     given = given_lines(folder, exercises)
     answers = leaks.answers(root / "solutions", given) if (root / "solutions").is_dir() else {}
     teachers = [
@@ -140,14 +175,16 @@ def check_leaks(folder: Path, root: Path, exercises: list[Exercise]) -> None:
         for e in exercises
         if e.plugin is not None and (e.plugin / plugins.TEACHER).is_file()
     ]
-    code = leaks.reference_code(exercises, teachers, given)
-    found = leaks.scan(folder, {**code, **answers})
-    found += leaks.scan_expressions(
-        folder, leaks.reference_expressions(exercises, given_text(folder, exercises))
+    lines = {**leaks.reference_code(exercises, teachers, given), **answers}
+    found = leaks.scan(
+        folder,
+        lines,
+        leaks.reference_expressions(exercises, given_text(folder, exercises)),
+        shared=shared_lines(folder, exercises) & lines.keys(),
     )
     if found:
         shown = [
-            f"{leak.file.relative_to(folder)}, line {leak.line}: {leak.text!r} (from "
+            f"{leak.file.relative_to(folder)}, {leak.where}: {leak.text!r} (from "
             f"{_source(leak.source, root)})"
             for leak in found[:SHOWN]
         ]
@@ -155,7 +192,8 @@ def check_leaks(folder: Path, root: Path, exercises: list[Exercise]) -> None:
         raise GraderError(
             "release: the students' copy would contain lines of solutions/ or of "
             "reference code: " + "; ".join(shown) + more + ". Remove the answer "
-            "from that file (a starter gives the scaffold, not the answer)"
+            "from that file (a starter gives the scaffold, not the answer; a file the "
+            "spec's `handout:` names ships as it is, encoded or not)"
         )
 
 

@@ -159,6 +159,9 @@ class Exercise:
     rules: dict = field(default_factory=dict)
     """The rules the instructions state, by id (a Text each); the checks that observe each name it
     in their `rules:`, and validate wants a mutant that breaks each (grader.authoring.validate)."""
+    handout: tuple[str, ...] = ()
+    """Files beside the starter the release hands out too (`handout:`, paths inside the
+    exercise's folder); nothing else of the folder is released (grader.release.build)."""
 
     @property
     def module(self) -> str:
