@@ -14,8 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.specs.model import Exercise, Hint
+from grader.submissions import files as submission
 
 STATE_FILE = ".grader-state.json"
+MAX_STATE_BYTES = 2**20
+"""A state file read is at most this large (it holds a few numbers per exercise)."""
 
 
 @dataclass
@@ -39,8 +42,9 @@ class Progress:
         self.path = Path(path)
         self.data = {"shown": {}, "failures": {}}
         try:
-            raw = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            # capped and never a link or a FIFO: the working copy is the student's
+            raw = json.loads(submission.read_capped(self.path, MAX_STATE_BYTES).decode("utf-8"))
+        except (OSError, ValueError, RecursionError):
             return
         if isinstance(raw, dict):
             for key in self.data:

@@ -94,3 +94,24 @@ def test_broken_state_file_is_empty_progress(tmp_path, content):
     (tmp_path / STATE_FILE).write_text(content)
     ex = load(tmp_path, GOOD)
     assert Progress.of(tmp_path).next_hint(ex).number == 1
+
+
+@pytest.mark.parametrize("kind", ["sparse", "fifo", "deep", "link"])
+def test_a_hostile_state_file_is_empty_progress(tmp_path, kind):
+    """The working copy is the student's: a state file of 8 GiB, a FIFO, deeply nested JSON or
+    a link is read no further than the cap, never waited on, never followed."""
+    import os
+
+    path = tmp_path / STATE_FILE
+    if kind == "sparse":
+        with open(path, "wb") as f:
+            f.truncate(8 * 2**30)
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "deep":
+        path.write_text('{"shown": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    else:
+        (tmp_path / "elsewhere.json").write_text('{"shown": {"manual_gradient": 1}}')
+        path.symlink_to(tmp_path / "elsewhere.json")
+    ex = load(tmp_path, GOOD)
+    assert Progress.of(tmp_path).next_hint(ex).number == 1
