@@ -258,6 +258,17 @@ def write_tree(*, root: Path, exercises: list[Exercise], dest: Path) -> dict[str
     return hidden
 
 
+def copy_plugin(exercise: Exercise, target: Path) -> None:
+    """The exercise's plugin, if any, into target/plugin/: its code but the teacher's module,
+    which computes answers (grader.common.plugins.TEACHER)."""
+    if exercise.plugin is None:
+        return
+    for path in plugins.shipped(exercise.plugin):
+        copy = target / plugins.FOLDER / path.relative_to(exercise.plugin)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, copy)
+
+
 def write_records(*, exercises: list[Exercise], dest: Path, config, on_step=None) -> dict:
     """Each exercise's recorded examples beside its released spec; returns their counts."""
     counts = {}
