@@ -275,3 +275,9 @@ def test_the_real_course_releases_exactly_its_declared_files(tmp_path):
     assert build.left_out(ROOT, exercises) == []
     releasecheck.check_layout(dest)
     releasecheck.check_leaks(dest, ROOT, exercises)
+
+
+def test_a_missing_default_starter_stops_the_release_naming_the_default(course, tmp_path):
+    (course / "exercises" / EX / f"{EX}.py").unlink()
+    with pytest.raises(SpecError, match=rf"exercise\.yaml: the starter {EX}\.py .*`file:`"):
+        build.write_tree(root=course, exercises=[load(course)], dest=tmp_path / "release")
