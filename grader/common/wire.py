@@ -27,13 +27,26 @@ import torch
 
 from grader.common import safetext
 
-MAX_FRAME = 256 * 1024 * 1024
+# The caps on one frame. The course's largest frames (every exercise's answer key, its hidden
+# checks included, higher_order's N = 50000 check among them) hold 1.2 MB of tensor bytes, 68
+# tensors, 150 000 elements and a 9 KB header: each cap leaves a margin of 25 times or more.
+MAX_FRAME = 32 * 1024 * 1024
+"""Bytes of tensor data a frame may carry (after its header)."""
+MAX_TENSORS = 4096
+"""Tensors a frame may describe."""
+MAX_ELEMENTS = 8 * 1024 * 1024
+"""Elements of all a frame's tensors together."""
+MAX_DECODED = 64 * 1024 * 1024
+"""Bytes the storages of a frame's decoded tensors may take together (a strided layout's span)."""
 MAX_DEPTH = 16
 MAX_NODES = 10_000
 MAX_SPAN = 4
 """A strided layout may spread a tensor over at most this many times its elements (plus 64)."""
-MAX_HEADER = 8 * 1024 * 1024
+MAX_HEADER = 1024 * 1024
 """Bytes of JSON header a frame may have (tensor bytes travel after it, up to MAX_FRAME)."""
+MAX_DIMS = 16
+MAX_DIM = 2**31
+"""A dimension's size, a stride and a storage offset are below this."""
 MAX_HEADER_DEPTH = 40
 MAX_HEADER_NODES = 400_000
 MAX_STRING = 10_000
@@ -147,20 +160,25 @@ def send(sock: socket.socket, header: dict, enc: Encoder | None = None) -> None:
 def _recv_exact(sock: socket.socket, n: int, deadline: float | None = None) -> bytes:
     """n bytes, all of them before the deadline (time.monotonic()): a sender that trickles one
     byte at a time cannot stretch a per-receive timeout without end."""
-    buf = bytearray(n)
-    view = memoryview(buf)
-    got = 0
-    while got < n:
-        if deadline is not None:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError("deadline passed")
-            sock.settimeout(left)
-        k = sock.recv_into(view[got:], n - got)
-        if k == 0:
-            raise EOFError("peer closed the channel")
-        got += k
-    return bytes(buf)
+    buf = bytearray()
+    while len(buf) < n:  # grown as bytes arrive: a claim alone allocates nothing
+        chunk = bytearray(min(n - len(buf), _CHUNK))
+        got = 0
+        while got < len(chunk):
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError("deadline passed")
+                sock.settimeout(left)
+            k = sock.recv_into(memoryview(chunk)[got:], len(chunk) - got)
+            if k == 0:
+                raise EOFError("peer closed the channel")
+            got += k
+        buf += chunk
+    return bytes(buf) if n <= _CHUNK else buf  # (a large blob is not copied once more)
+
+
+_CHUNK = 1 << 20
 
 
 def clean_header(value):
@@ -227,20 +245,75 @@ def recv(sock: socket.socket, deadline: float | None = None) -> tuple[dict, byte
         raise WireError("header is not an object")
     if not plain(raw):
         header = clean_header(header)
+    total = check_tensors(header)
+    return header, _recv_exact(sock, total, deadline)
+
+
+def check_tensors(header: dict) -> int:
+    """The bytes of tensor data the header's tensors need, once each is known to be one the
+    Decoder can build within the caps from its own bytes: a dtype of DTYPES, a shape (and, for
+    a strided one, strides and an offset) of small non-negative integers whose elements need
+    exactly the bytes it claims, byte ranges that follow one another as Encoder writes them
+    (no two tensors share bytes), a layout that neither overlaps itself nor spreads far, and
+    counts, bytes and decoded storage within MAX_TENSORS, MAX_ELEMENTS, MAX_FRAME and
+    MAX_DECODED. Raises WireError otherwise; allocates nothing."""
     tensors = header.get("tensors", [])
     if not isinstance(tensors, list):
         raise WireError("tensors is not a list")
-    total = 0
+    if len(tensors) > MAX_TENSORS:
+        raise WireError(f"too many tensors ({len(tensors)}, at most {MAX_TENSORS})")
+    total = elements = decoded = 0
     for entry in tensors:
-        if not isinstance(entry, dict):
-            raise WireError("bad tensor entry")
-        nbytes, offset = entry.get("nbytes"), entry.get("offset")
-        if type(nbytes) is not int or nbytes < 0 or type(offset) is not int or offset < 0:
-            raise WireError("bad tensor entry")
-        total += nbytes
-    if total > MAX_FRAME:
-        raise WireError("frame too large")
-    return header, _recv_exact(sock, total, deadline)
+        numel, span = _entry_size(entry)
+        if entry["offset"] != total:
+            raise WireError("tensor bytes out of order or shared")
+        total += entry["nbytes"]
+        elements += numel
+        decoded += span
+        if total > MAX_FRAME or elements > MAX_ELEMENTS or decoded > MAX_DECODED:
+            raise WireError("frame too large")
+    return total
+
+
+def _small(n) -> bool:
+    return type(n) is int and 0 <= n < MAX_DIM
+
+
+def _entry_size(e) -> tuple[int, int]:
+    """(elements, bytes of decoded storage) of one tensor entry, checked (see check_tensors)."""
+    if not isinstance(e, dict):
+        raise WireError("bad tensor entry")
+    dtype = DTYPES.get(e.get("dtype")) if isinstance(e.get("dtype"), str) else None
+    shape = e.get("shape")
+    if dtype is None or not isinstance(shape, list) or len(shape) > MAX_DIMS:
+        raise WireError("bad tensor dtype or shape")
+    if not all(_small(n) for n in shape):
+        raise WireError("bad tensor shape")
+    if not (_small(e.get("offset")) and _small(e.get("nbytes"))):
+        raise WireError("bad tensor range")
+    numel = math.prod(shape)
+    itemsize = ITEMSIZES[dtype]
+    if numel * itemsize != e["nbytes"]:
+        raise WireError("tensor size does not match its shape")
+    if numel == 0 or ("strides" not in e and "storage_offset" not in e):
+        return numel, e["nbytes"]
+    strides, offset = e.get("strides"), e.get("storage_offset")
+    if not (
+        isinstance(strides, list)
+        and len(strides) == len(shape)
+        and all(_small(s) for s in strides)
+        and _small(offset)
+    ):
+        raise WireError("bad tensor layout")
+    need = 1
+    for st, n in sorted((st, n) for st, n in zip(strides, shape) if n > 1):
+        if st < need:  # each dimension steps over everything the smaller ones cover
+            raise WireError("tensor layout overlaps itself")
+        need = st * n
+    span = offset + sum((n - 1) * st for st, n in zip(strides, shape)) + 1
+    if span > MAX_SPAN * numel + 64:
+        raise WireError("tensor layout spans too much memory")
+    return numel, span * itemsize
 
 
 # The types of the reply fields the grader reads itself (each probe's own fields are read by
@@ -286,39 +359,32 @@ class Decoder:
         self.entries = header.get("tensors", [])
         self.blob = blob
         self.nodes = 0
+        self.used: set[int] = set()
+        self.checked = False
 
     def tensor(self, i) -> TensorFacts:
         if type(i) is not int or not 0 <= i < len(self.entries):
             raise WireError("bad tensor index")
+        if i in self.used:  # the encoder sends each tensor once: no tensor decoded twice
+            raise WireError("a tensor sent once is referred to twice")
+        if not self.checked:  # (recv has; a frame built by hand has not)
+            if check_tensors({"tensors": self.entries}) > len(self.blob):
+                raise WireError("bad tensor range")
+            self.checked = True
+        self.used.add(i)
         e = self.entries[i]
-        dtype = DTYPES.get(e.get("dtype"))
-        shape = e.get("shape")
-        offset, nbytes = e.get("offset"), e.get("nbytes")
-        if dtype is None or not isinstance(shape, list) or len(shape) > 16:
-            raise WireError("bad tensor dtype or shape")
-        if not all(type(s) is int and 0 <= s < 2**31 for s in shape):
-            raise WireError("bad tensor shape")
-        if (
-            type(offset) is not int
-            or type(nbytes) is not int
-            or offset < 0
-            or offset + nbytes > len(self.blob)
-        ):
-            raise WireError("bad tensor range")
-        numel = math.prod(shape)
-        itemsize = ITEMSIZES[dtype]
-        if numel * itemsize != nbytes:
-            raise WireError("tensor size does not match its shape")
-        raw = self.blob[offset : offset + nbytes]
-        if numel == 0:
-            data = torch.empty(shape, dtype=dtype)
-        else:
+        dtype, shape = DTYPES[e["dtype"]], e["shape"]
+        offset, nbytes = e["offset"], e["nbytes"]
+        if math.prod(shape):
             store = torch.uint8 if dtype == torch.bool else dtype
-            data = torch.frombuffer(bytearray(raw), dtype=store).reshape(shape)
+            raw = bytearray(memoryview(self.blob)[offset : offset + nbytes])  # the one copy
+            data = torch.frombuffer(raw, dtype=store).reshape(shape)
             if dtype == torch.bool:
                 data = data != 0
             if "strides" in e or "storage_offset" in e:
-                data = _strided(data, e.get("strides"), e.get("storage_offset"))
+                data = _strided(data, e["strides"], e["storage_offset"])
+        else:
+            data = torch.empty(shape, dtype=dtype)
         facts = {
             k: e.get(k)
             for k in ("type_name", "exact_type", "requires_grad", "is_leaf", "grad_fn", "has_grad")
@@ -363,29 +429,12 @@ class Decoder:
         raise WireError("value does not follow the schema")
 
 
-def _strided(data: torch.Tensor, strides, offset) -> torch.Tensor:
-    """The same values in the layout the sender described: a fresh storage of the span that
-    layout needs, with data copied into it. Refuses layouts whose elements overlap (a write
-    to one would change another) or that span far more memory than the tensor holds."""
-    shape = list(data.shape)
-    if not (
-        isinstance(strides, list)
-        and len(strides) == len(shape)
-        and all(type(s) is int and 0 <= s < 2**31 for s in strides)
-        and type(offset) is int
-        and 0 <= offset < 2**31
-    ):
-        raise WireError("bad tensor layout")
-    dims = sorted((st, n) for st, n in zip(strides, shape) if n > 1)
-    need = 1
-    for st, n in dims:  # each dimension steps over everything the smaller ones cover
-        if st < need:
-            raise WireError("tensor layout overlaps itself")
-        need = st * n
-    span = offset + sum((n - 1) * st for st, n in zip(strides, shape)) + 1
-    if span > MAX_SPAN * data.numel() + 64:
-        raise WireError("tensor layout spans too much memory")
-    out = torch.zeros(span, dtype=data.dtype).as_strided(shape, strides, offset)
+def _strided(data: torch.Tensor, strides: list, offset: int) -> torch.Tensor:
+    """The same values in the layout the sender described (checked by check_tensors: it
+    neither overlaps itself nor spans far more memory than the tensor holds): a fresh storage
+    of that span, with data copied into it."""
+    span = offset + sum((n - 1) * st for st, n in zip(strides, data.shape)) + 1
+    out = torch.zeros(span, dtype=data.dtype).as_strided(list(data.shape), strides, offset)
     out.copy_(data)
     return out
 
