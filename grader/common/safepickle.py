@@ -4,22 +4,32 @@ caller names when reading back.
 A cache file lies in a folder the user (or something running as the user) can write, so reading
 one must never run code: the unpickler builds tensors from their bytes, dtype and layout
 (strides and offset kept, so a strided example stays strided) and refuses every class outside
-the set it is given.
+the set it is given. A cache file is also sealed (save, load): it starts with an HMAC-SHA256 of
+its folder's and its own name and its bytes under the key of the cache's owner
+(grader.loader.speccache.secret), and is unpickled only when that matches, so a file written by
+anything without the key (a worker of another user id, a copy from elsewhere, a file renamed
+to another entry's name) is never read, and never costs more than MAX_FILE bytes to refuse.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import io
 import os
 import pickle
 import tempfile
 from pathlib import Path
+from stat import S_ISREG
 
 import torch
 
 from grader.common import wire
 
 PicklingError = pickle.PicklingError
+MAX_FILE = 128 * 2**20
+"""Bytes a sealed cache file may have (the course's largest, a check's examples, has 4.8 MB)."""
+MAC_BYTES = 32
 
 
 class _Pickler(pickle.Pickler):
@@ -77,16 +87,26 @@ def loads(data: bytes, allowed: set):
     return _Unpickler(io.BytesIO(data), allowed).load()
 
 
-def save(path: Path, value) -> bool:
-    """Write value to path atomically (a reader sees the old file or the new one); False when
-    it cannot be written or pickled, which only costs the time the file would have saved."""
+def _mac(key: bytes, path: Path, blob: bytes) -> bytes:
+    name = f"grader-cache/1/{path.parent.name}/{path.name}".encode()
+    return hmac.new(key, name + b"\0" + blob, hashlib.sha256).digest()
+
+
+def save(path: Path, value, *, key: bytes | None) -> bool:
+    """Write value to path, sealed with key, atomically (a reader sees the old file or the
+    new one); False when there is no key or it cannot be written or pickled, which only costs
+    the time the file would have saved."""
+    if not key:
+        return False
     try:
         blob = dumps(value)
+        if len(blob) + MAC_BYTES > MAX_FILE:
+            return False
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pickle")
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(blob)
+                f.write(_mac(key, path, blob) + blob)
             os.replace(tmp, path)
         finally:
             if os.path.exists(tmp):
@@ -94,3 +114,22 @@ def save(path: Path, value) -> bool:
     except (OSError, pickle.PicklingError, RuntimeError, TypeError, ValueError):
         return False
     return True
+
+
+def load(path: Path, allowed: set, *, key: bytes | None):
+    """The value save(path, ..., key=key) wrote. Raises ValueError for a file that is not
+    sealed with key under this name (written by anything else, or renamed), too large, a link
+    or not a regular file; OSError when it cannot be read; and what loads raises."""
+    if not key:
+        raise ValueError("no key to check cache files with")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
+    with os.fdopen(fd, "rb") as f:
+        if not S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise ValueError(f"{path} is not a regular file")
+        data = f.read(MAX_FILE + 1)
+    if len(data) > MAX_FILE:
+        raise ValueError(f"{path} is larger than a cache file may be")
+    mac, blob = data[:MAC_BYTES], data[MAC_BYTES:]
+    if not hmac.compare_digest(mac, _mac(key, path, blob)):
+        raise ValueError(f"{path} was not written by this grader's user")
+    return loads(blob, allowed)

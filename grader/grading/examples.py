@@ -13,9 +13,10 @@ Where they are kept: in memory for the life of the process (a class batch, `watc
 single runs (`check`, `validate`) also on disk, in speccache.folder()/examples, one file per
 check named by a hash of the grader's sources and versions (speccache), the spec's bytes, the
 check, what it draws from, the seed and the example count: never trusted across versions, safe
-to delete, and read back by an unpickler that builds only tensors and a few data classes of the
-grader's (grader.common.safepickle: data, never code). `batch` does not read the disk: grades depend on
-nothing a worker process could have written. GRADER_REPLAY=off grades without replay
+to delete, sealed with the cache's key (speccache.secret: a file of another key or none is
+drawn again) and read back by an unpickler that builds only tensors and a few data classes of
+the grader's (grader.common.safepickle: data, never code). `batch` does not read the disk:
+grades depend on nothing a worker process could have written. GRADER_REPLAY=off grades without replay
 (each check in hypothesis alone, as before).
 """
 
@@ -245,7 +246,7 @@ def _load(k: str) -> Drawn | None:
     if path is None or not path.is_file():
         return None
     try:
-        data = safepickle.loads(path.read_bytes(), allowed())
+        data = safepickle.load(path, allowed(), key=speccache.secret())
         if data.get("key") != k or not isinstance(data.get("inputs"), list):
             return None
         drawn = Drawn(k, data["inputs"], data.get("memo") or [])
@@ -262,7 +263,8 @@ def save(drawn: Drawn) -> None:
     if path is None or drawn.entries() == drawn.saved:
         return
     memo = [{k: v for k, v in m.items() if _keepable(v)} for m in drawn.memo]
-    if safepickle.save(path, {"key": drawn.key, "inputs": drawn.inputs, "memo": memo}):
+    value = {"key": drawn.key, "inputs": drawn.inputs, "memo": memo}
+    if safepickle.save(path, value, key=speccache.secret()):
         drawn.saved = drawn.entries()
 
 

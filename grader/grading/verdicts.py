@@ -10,7 +10,9 @@ exception the student's code raised. Anything that involved time, memory, a cras
 or the grader (timeouts, lost workers, "grader error", an import that failed) is graded again on
 the next run. The student's commands (`check`, the course view, `watch`) use this; `batch`,
 `validate` and everything a grade depends on never do. Kept in speccache.folder()/verdicts,
-outside the project, safe to delete; GRADER_CACHE=off turns it off.
+outside the project, safe to delete, sealed with the cache's key (speccache.secret: a file
+sealed otherwise is graded again), and named by the file's content: an entry planted for one
+file's bytes changes nothing for other bytes. GRADER_CACHE=off turns it off.
 """
 
 from __future__ import annotations
@@ -87,8 +89,8 @@ def recall(k: str | None) -> ExerciseResult | None:
     if path is None:
         return None
     try:
-        result = safepickle.loads(path.read_bytes(), _ALLOWED)
-    except Exception:  # absent, unreadable, another format: grade
+        result = safepickle.load(path, _ALLOWED, key=speccache.secret())
+    except Exception:  # absent, unreadable, another format, not sealed with our key: grade
         return None
     return result if isinstance(result, ExerciseResult) else None
 
@@ -108,4 +110,4 @@ def keep(k: str | None, result: ExerciseResult) -> None:
     path = _path(k) if k else None
     if path is None or not keepable(result):
         return
-    safepickle.save(path, dataclasses.replace(result, seconds=0.0))
+    safepickle.save(path, dataclasses.replace(result, seconds=0.0), key=speccache.secret())

@@ -64,11 +64,66 @@ def test_a_tensor_subclass_is_not_written():
         safepickle.dumps(torch.ones(2).as_subclass(Sub))
 
 
+KEY = bytes(range(32))
+
+
 def test_save_is_atomic_and_reports_failure(tmp_path):
     path = tmp_path / "deep" / "value.pickle"
-    assert safepickle.save(path, {"a": torch.ones(2)})
-    assert torch.equal(safepickle.loads(path.read_bytes(), set())["a"], torch.ones(2))
+    assert safepickle.save(path, {"a": torch.ones(2)}, key=KEY)
+    assert torch.equal(safepickle.load(path, set(), key=KEY)["a"], torch.ones(2))
     assert [p.name for p in path.parent.iterdir()] == ["value.pickle"]  # no temporary left
     blocker = tmp_path / "file"
     blocker.write_text("")
-    assert not safepickle.save(blocker / "value.pickle", 1)  # a file where a folder should be
+    assert not safepickle.save(blocker / "value.pickle", 1, key=KEY)  # a file, not a folder
+    assert not safepickle.save(tmp_path / "nokey.pickle", 1, key=None)  # no key: not kept
+    assert not (tmp_path / "nokey.pickle").exists()
+
+
+def test_a_file_not_sealed_with_the_key_is_never_unpickled(tmp_path, monkeypatch):
+    folder = tmp_path / "examples"
+    path = folder / "entry.pickle"
+    assert safepickle.save(path, {"a": torch.ones(2)}, key=KEY)
+    sealed = path.read_bytes()
+    unpickled = []
+    real = safepickle.loads
+    monkeypatch.setattr(safepickle, "loads", lambda *a: unpickled.append(a) or real(*a))
+    forged = {
+        "a plain pickle (the old format)": safepickle.dumps({"a": torch.zeros(2)}),
+        "the seal kept, the value changed": sealed[: safepickle.MAC_BYTES]
+        + safepickle.dumps({"a": torch.zeros(2)}),
+        "no seal at all": b"",
+        "sealed with another key": None,
+    }
+    for case, data in forged.items():
+        if data is None:
+            assert safepickle.save(path, {"a": torch.zeros(2)}, key=bytes(32))
+        else:
+            path.write_bytes(data)
+        with pytest.raises(ValueError):
+            safepickle.load(path, set(), key=KEY)
+        assert unpickled == [], case
+    # A genuine entry moved to another entry's name, or another folder's, is refused too.
+    path.write_bytes(sealed)
+    for other in (folder / "other.pickle", tmp_path / "verdicts" / "entry.pickle"):
+        other.parent.mkdir(exist_ok=True)
+        other.write_bytes(sealed)
+        with pytest.raises(ValueError):
+            safepickle.load(other, set(), key=KEY)
+    assert unpickled == []
+    assert torch.equal(safepickle.load(path, set(), key=KEY)["a"], torch.ones(2))
+
+
+def test_a_huge_or_linked_cache_file_is_refused_unread(tmp_path, monkeypatch):
+    monkeypatch.setattr(safepickle, "MAX_FILE", 1024)
+    path = tmp_path / "big.pickle"
+    path.write_bytes(bytes(4096))
+    with pytest.raises(ValueError):
+        safepickle.load(path, set(), key=KEY)
+    assert not safepickle.save(tmp_path / "too.pickle", bytes(4096), key=KEY)
+    target = tmp_path / "target.pickle"
+    monkeypatch.undo()
+    assert safepickle.save(target, 1, key=KEY)
+    link = tmp_path / "link.pickle"
+    link.symlink_to(target)
+    with pytest.raises(OSError):
+        safepickle.load(link, set(), key=KEY)

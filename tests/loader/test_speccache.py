@@ -122,3 +122,38 @@ def test_same_seed_same_results_with_the_cache_off_and_warm(
     assert any(
         c["counterexample"] for r in runs[0].values() for e in r["exercises"] for c in e["checks"]
     )  # the comparison covers counterexamples too
+
+
+def test_the_cache_key_is_its_owners_alone(cache):
+    k = speccache.secret()
+    assert k is not None and len(k) == speccache.KEY_BYTES
+    key_file = cache / speccache.KEY_FILE
+    assert key_file.stat().st_mode & 0o777 == 0o600 and cache.stat().st_mode & 0o077 == 0
+    assert speccache.secret() == k  # made once, then read
+    speccache._secret.cache_clear()
+    assert speccache.secret() == k  # kept across processes
+    speccache._secret.cache_clear()
+    key_file.chmod(0o644)  # readable by others: not a secret, so no cache at all
+    assert speccache.secret() is None
+    data = SPEC.read_bytes()
+    speccache.remember(data)
+    assert not speccache.tried(data)
+    speccache._secret.cache_clear()
+    key_file.unlink()
+    key_file.symlink_to(cache / "elsewhere")  # a link where the key should be: never followed
+    (cache / "elsewhere").write_bytes(bytes(speccache.KEY_BYTES))
+    assert speccache.secret() is None
+    speccache._secret.cache_clear()
+
+
+def test_a_marker_not_sealed_with_the_key_is_ignored(cache, trials):
+    data = SPEC.read_bytes()
+    speccache.remember(data)
+    marker = next((cache / "references-tried").iterdir())
+    assert speccache.tried(data)
+    for forged in (b"", b"x" * 32, marker.read_bytes()[:-1] + b"!"):  # planted, not sealed
+        marker.write_bytes(forged)
+        assert not speccache.tried(data)
+    specfile.load(SPEC)
+    assert trials == ["manual_gradient"]  # tried again, and remembered sealed
+    assert speccache.tried(data)

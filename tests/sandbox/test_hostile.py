@@ -77,6 +77,7 @@ OUTCOMES = {
     "trickle_reply": ("timeout", ["limit of 1 s per call"]),
     "deep_header": ("failed", ["malformed data"]),
     "forged_tensors": ("failed", ["malformed data"]),
+    "key_plant_cache": ("full", []),
     "huge_message": ("failed", ["raised ValueError: xxxx"]),
     "escape_message": ("failed", ["\\x1b[32mTotal: 61/61"]),
     "alias_engine": ("forbidden", ["torch._C._ImperativeEngine (private torch API)"]),
