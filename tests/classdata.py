@@ -126,4 +126,18 @@ def fake_serve(conn, setup) -> None:
             os._exit(3)
         if task.id.startswith("slow"):
             time.sleep(60)
+        if task.id.startswith("busy"):  # busy-once: overloaded the first time only
+            seen = os.path.join(task.path, "graded-once")
+            first = not os.path.exists(seen)
+            open(seen, "w").close()
+            if first or task.id.startswith("busy-always"):
+                conn.send(overloaded(task.id))
+                continue
         conn.send(SubmissionResult(submission=task.id, exercises=[], environment={}))
+
+
+def overloaded(name: str) -> SubmissionResult:
+    """A submission one of whose checks the machine was too busy to grade."""
+    result = submission(name, {"a": "error"})
+    result.exercises[0].checks[0].cause = "overloaded"
+    return result

@@ -44,6 +44,11 @@ class Batch:
     lost: dict[str, Lost] = field(default_factory=dict)
     """Submissions the grader could not finish, by id (each has an error result too)."""
     seconds: float = 0.0
+    overloaded: list[str] = field(default_factory=list)
+    """Submissions with a check the machine was too busy to grade, graded again at the end of
+    the run and still so (their scores are not final)."""
+    regraded: list[str] = field(default_factory=list)
+    """Submissions graded again at the end because the machine was overloaded the first time."""
 
 
 def discover(directory: Path) -> list[Task]:
@@ -249,22 +254,30 @@ def run(
     tasks = take_shard(discover(submissions_dir), shard)
     setup = Setup(spec_paths=tuple(e.path for e in exercises), root=root, config=config)
     extra = {"target": target} if target is not None else {}
-    results, lost = {}, {}
-    for task, outcome in grade_all(
-        tasks,
-        jobs=jobs or default_jobs(),
-        setup=setup,
-        limit=submission_limit(exercises, config),
-        **extra,
-    ):
-        if isinstance(outcome, Lost):
-            lost[task.id] = outcome
-            outcome = unfinished(task, outcome, exercises, config)
-        # The id discover() chose names the result, told apart from every other submission's.
-        outcome = replace(outcome, submission=task.id)
-        results[task.id] = safetext.scrub(conceal(outcome))
+    results: dict[str, SubmissionResult] = {}
+    lost: dict[str, Lost] = {}
+
+    def graded(chosen: list[Task], jobs: int):
+        for task, outcome in grade_all(
+            chosen, jobs=jobs, setup=setup, limit=submission_limit(exercises, config), **extra
+        ):
+            lost.pop(task.id, None)
+            if isinstance(outcome, Lost):
+                lost[task.id] = outcome
+                outcome = unfinished(task, outcome, exercises, config)
+            # The id discover() chose names the result, told apart from every other's.
+            outcome = replace(outcome, submission=task.id)
+            results[task.id] = safetext.scrub(conceal(outcome))
+            yield task
+
+    for task in graded(tasks, jobs or default_jobs()):
         if on_result:
             on_result(task, results[task.id], lost.get(task.id))
+    # A check the machine was too busy to grade is no verdict: those submissions are graded
+    # once more at the end, one at a time, when the class's own load is gone.
+    again = [t for t in tasks if classstats.overloaded(results[t.id])]
+    for _ in graded(again, 1):
+        pass
     manifest = Manifest(
         language=lang,
         exercises=[e.id for e in exercises],
@@ -277,6 +290,8 @@ def run(
         manifest=manifest,
         lost=lost,
         seconds=time.monotonic() - started,
+        overloaded=[t.id for t in again if classstats.overloaded(results[t.id])],
+        regraded=[t.id for t in again],
     )
     if out is not None:
         write_outputs(Path(out), batch.results, manifest)

@@ -1,8 +1,8 @@
-"""The forbidden_api kind: a static scan of the file plus the runtime trap's reports.
+"""The forbidden_api kind: the runtime trap's reports plus a static scan of the file.
 
-The scan follows imports and aliases to torch (grader.submissions.scan); the trap records forbidden calls
-made while the listed functions ran during the exercise's other checks, so a call hidden from
-the scan (through getattr, say) is still caught.
+The trap (grader.sandbox.trap) records forbidden calls made while the listed functions ran during
+the exercise's other checks, observed where torch runs them, whatever the name; the scan follows
+imports and aliases to torch (grader.submissions.scan), a second net for what is written.
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from __future__ import annotations
 import ast
 
 from grader.checks.base import Kind, Verdict
-from grader.checks.messages import both
+from grader.checks.messages import both, forbidden_at_run_time
 from grader.common.yamlfile import NodeList
+from grader.specs.model import Text
 from grader.submissions.scan import scan
 
 
@@ -58,10 +59,7 @@ class ForbiddenApi(Kind):
             )
         for fn, hits in sorted(runtime_hits.items()):
             if "*" in functions or fn in functions or fn.split(".")[0] in functions:
-                found += [
-                    both("{a} ({fn}, saat dijalankan)", "{a} ({fn}, at run time)", a=api, fn=fn)
-                    for api in sorted(hits)
-                ]
+                found += [forbidden_at_run_time(raw, fn) for raw in sorted(hits)]
         if not found:
             return None
         reason = check.options.get("reason") or {}
@@ -76,7 +74,9 @@ class ForbiddenApi(Kind):
                 "Dilarang di {w}: {found}. {r}",
                 "Forbidden in {w}: {found}. {r_en}",
                 w=where,
-                found=both("; ".join(t.id for t in found), "; ".join(t.en for t in found)),
+                # Joined as data, never as a format string: a line of the student's file
+                # (in a run-time hit) may hold braces.
+                found=Text(id="; ".join(t.id for t in found), en="; ".join(t.en for t in found)),
                 r=reason.get("id", ""),
                 r_en=reason.get("en", ""),
             ),

@@ -140,13 +140,67 @@ def raised(error: dict, fn: str, phase: str) -> Text:
     return both("{fn} melempar {k}: {m}", "{fn} raised {k}: {m}", fn=fn, k=kind, m=msg)
 
 
+def forbidden_parts(raw: str) -> tuple[str, str, str, int, str]:
+    """A forbidden call as the worker's trap reports it (grader.sandbox.trap.SEP):
+    (api, how, the name it ran under, line of the student's file or 0, that line's text).
+    how: name (a trapped function), op (a torch operation), leaf (a tensor that requires grad
+    was made), engine (autograd's engine ran a backward pass). A plain name is a name."""
+    parts = str(raw).split(" | ", 4)
+    if len(parts) < 5:
+        return str(raw), "name", str(raw), 0, ""
+    api, how, name, line, source = parts
+    return api, how, name, int(line) if line.isdigit() else 0, source
+
+
+def forbidden_api(raw: str) -> str:
+    """The API a forbidden call reached (what a cause and a report's grouping name)."""
+    return forbidden_parts(raw)[0]
+
+
+def _called(raw: str) -> Text:
+    """What ran, under which name, on which line of the student's file."""
+    api, how, name, line, source = forbidden_parts(raw)
+    at = both(", baris {n}: `{s}`", ", line {n}: `{s}`", n=line, s=source) if line else None
+    at = at or Text(id="", en="")
+    if how == "engine":
+        return both(
+            "{api} (mesin autograd menjalankan backward{at})",
+            "{api} (autograd's engine ran a backward pass{at})",
+            api=api,
+            at=at,
+        )
+    if how == "leaf":
+        return both(
+            "{api} ({name} membuat tensor yang requires_grad{at})",
+            "{api} ({name} made a tensor that requires grad{at})",
+            api=api,
+            name=name,
+            at=at,
+        )
+    if name and name != api:
+        return both(
+            "{api} (sebagai {name}{at})", "{api} (as {name}{at})", api=api, name=name, at=at
+        )
+    if line:
+        return both(
+            "{api} (baris {n}: `{s}`)", "{api} (line {n}: `{s}`)", api=api, n=line, s=source
+        )
+    return both("{api}", "{api}", api=api)
+
+
 def forbidden(api: str, fn: str) -> Text:
+    """A forbidden call's verdict; api: the worker's report of it (see forbidden_parts)."""
     return both(
         "{fn} memanggil {api}, yang dilarang di latihan ini.",
         "{fn} called {api}, which this exercise forbids.",
         fn=fn,
-        api=api,
+        api=_called(api),
     )
+
+
+def forbidden_at_run_time(raw: str, fn: str) -> Text:
+    """One forbidden call the runtime trap saw, as the forbidden_api check lists it."""
+    return both("{a} ({fn}, saat dijalankan)", "{a} ({fn}, at run time)", a=_called(raw), fn=fn)
 
 
 def tampered(names) -> Text:

@@ -598,7 +598,8 @@ def _validate(args, config, lang, exercises, sandbox, console) -> int:
 
 
 def _batch(args, config, lang, exercises, console) -> int:
-    """Exit 0 when every submission was graded, 1 when the grader failed on some."""
+    """Exit 0 when every submission was graded, 1 when the grader failed on some or the
+    machine was too busy to grade some check of theirs (graded again at the end, in vain)."""
     from grader.batch import run as batch
     from grader.report.progress import BatchProgress
 
@@ -627,14 +628,28 @@ def _batch(args, config, lang, exercises, console) -> int:
         soft_wrap=True,
     )
     _record(args.gradebook or config.gradebook, done.results, done.manifest, "batch", console)
+    if done.regraded:
+        console.print(
+            f"graded again (the machine was overloaded the first time): "
+            f"{escape(', '.join(done.regraded))}",
+            soft_wrap=True,
+        )
+    failed = False
     if done.lost:
         console.print(
             f"[red]not graded (the grader failed, see results): "
             f"{escape(', '.join(sorted(done.lost)))}[/]",
             soft_wrap=True,
         )
-        return 1
-    return 0
+        failed = True
+    if done.overloaded:
+        console.print(
+            f"[red]not fully graded (the machine was overloaded, twice; run batch again for "
+            f"these): {escape(', '.join(done.overloaded))}[/]",
+            soft_wrap=True,
+        )
+        failed = True
+    return 1 if failed else 0
 
 
 def _merge(args, config, console) -> int:

@@ -28,7 +28,6 @@ from grader.grading.judge import judged
 from grader.grading.session import ImportFailure, Session
 from grader.loader.config import Config
 from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
-from grader.sandbox import starvation
 from grader.sandbox.client import Sandbox
 from grader.sandbox.workers import SandboxError, WorkerLost
 from grader.specs import strategies
@@ -718,11 +717,12 @@ def _lost_row(
     session: Session, check: Check, config: Config, lost: WorkerLost, again
 ) -> CheckResult:
     """The row of a check whose worker was lost on the call in flight. A call that was
-    runnable but kept off the CPU by other processes is not the student's timeout: again()
-    grades the check once more in a fresh worker (None: that was the second time), and a
-    second starvation names the machine, never the student."""
+    runnable but kept off the CPU by other processes, to the end of the extra wall time it was
+    given (Worker.receive), is not the student's timeout: again() grades the check once more in
+    a fresh worker (None: that was the second time), and a second starvation names the
+    machine, never the student."""
     shown = counterexample(check, session.in_flight) if session.in_flight else None
-    if lost.kind == "timeout" and starvation.judge(lost.load) == "starved":
+    if lost.kind == "timeout" and lost.starved:
         if again is not None:
             return again()
         return _row(

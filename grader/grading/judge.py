@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from grader.checks import effects
 from grader.checks.base import Judging, NotRecorded, Verdict
-from grader.checks.messages import both, forbidden, raised, tampered
+from grader.checks.messages import both, forbidden, forbidden_api, raised, tampered
 from grader.specs.model import Check, Exercise
 from grader.specs.refs import SpecBug
 
@@ -29,7 +29,7 @@ def pre_judge(check: Check, reply: dict) -> Verdict | None:
             return Verdict(
                 "failed",
                 forbidden(str(reply["forbidden"]), fn),
-                cause=f"forbidden:{str(reply['forbidden'])[:200]}:{fn}",
+                cause=f"forbidden:{forbidden_api(str(reply['forbidden']))[:200]}:{fn}",
             )
         error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
         error = error_dict(error)

@@ -73,6 +73,8 @@ class Session:
         self.in_flight: dict | None = None
         self.last_output: tuple[str, int] = ("", 0)
         """What the last call printed (capped) and how many characters were cut."""
+        self.refunded = 0.0
+        """Seconds added to the deadline for starved calls' extra time (see _refund)."""
 
     def _forbid_map(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
@@ -122,10 +124,15 @@ class Session:
         # Starting a worker is the grader's time, not the student's (milliseconds with the
         # fork server; a Python start-up with portable workers).
         self.deadline += time.monotonic() - began
+        limit = self.config.time_per_call
+        timeout = min(limit, max(self.remaining(), 0.1))
+        worker.since = worker.meter.read()
         try:
-            header, _ = worker.receive(min(self.config.time_per_call, max(self.remaining(), 0.1)))
+            header, _ = worker.receive(timeout, self._stretchable(limit, timeout))
         except WorkerLost as lost:
             raise ImportFailure(lost.kind, exit_code=lost.exit_code, signal=lost.signal) from None
+        finally:
+            self._refund(worker)
         if "import_error" in header:
             worker.close(grace=0.0)
             raise ImportFailure("error", error=error_dict(header["import_error"]))
@@ -155,11 +162,32 @@ class Session:
         self.in_flight = inputs
         timeout = min(limit, self.remaining())
         mark = self._output_size()
+        worker = self.worker
         try:
-            reply, dec = self.worker.request(header, enc, max(timeout, 0.05))
+            reply, dec = worker.request(
+                header, enc, max(timeout, 0.05), self._stretchable(limit, timeout)
+            )
         except WorkerLost as lost:
             raise self._lost(lost, mark) from None
+        finally:
+            self._refund(worker)
         return reply, self._values(check, reply, dec, mark)
+
+    def _stretchable(self, limit: float, timeout: float) -> float | None:
+        """The CPU time a call may claim more wall time for when starved (see
+        Worker.receive): its limit, unless the exercise's time ends first (that deadline is
+        final) or its starved calls were already given the exercise's time once more."""
+        if timeout < limit or self.refunded >= self.config.time_per_exercise:
+            return None
+        return limit
+
+    def _refund(self, worker: Worker) -> None:
+        """Wall time a starved call was given beyond its limit is the machine's, not the
+        exercise's: it moves the exercise's deadline (see _stretchable for how far)."""
+        extra, worker.stretched = worker.stretched, 0.0
+        if extra > 0:
+            self.refunded += extra
+            self.deadline += extra
 
     def _lost(self, lost: WorkerLost, mark: int) -> WorkerLost:
         self.last_output = self._output_since(mark)
@@ -221,11 +249,22 @@ class Session:
                 index, size, limit, sent = pending[0]
                 self.in_flight = examples[index]
                 began = max(ready, sent)
-                timeout = min(limit - (time.monotonic() - began), self.remaining())
+                if worker.since.at < began - METER_EVERY:  # it waited for this request
+                    worker.since = worker.meter.read()
+                    began = worker.since.at
+                left = limit - (time.monotonic() - began)
+                timeout = min(left, self.remaining())
+                # Its CPU time is read from worker.since, up to METER_EVERY before it began
+                # (the previous call's last moments): that much more counts as its limit.
+                fair = limit + max(began - worker.since.at, 0.0)
                 try:
-                    reply, dec = worker.receive(max(timeout, 0.05))
+                    reply, dec = worker.receive(
+                        max(timeout, 0.05), self._stretchable(fair, fair if timeout >= left else 0)
+                    )
                 except WorkerLost as lost:
                     raise self._lost(lost, mark) from None
+                finally:
+                    self._refund(worker)
                 ready = time.monotonic()
                 if ready - worker.since.at >= METER_EVERY:
                     worker.since = worker.meter.read()
@@ -251,13 +290,15 @@ class Session:
 
     def _output_file(self):
         """The worker's output file, opened safely: the scratch folder belongs to the student's
-        code, which may have replaced the file with a link or a FIFO (None then)."""
+        code, which may have replaced the file with a link, a hard link to a file only the
+        grader may read, or a FIFO (None then)."""
         flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
         try:
             fd = os.open(os.path.join(self.scratch, ".output"), flags)
         except OSError:
             return None
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
             os.close(fd)
             return None
         return open(fd, "rb")

@@ -76,6 +76,9 @@ class ClassStats:
     exercises: list[ExerciseStats]
     checks: list[CheckStats]
     """Lowest pass rate first; ties in the course's order; checks nobody attempted last."""
+    overloaded: list[str] = field(default_factory=list)
+    """Submissions with a check the machine was too busy to grade (cause "overloaded"), even
+    after batch graded them once more: their scores are not final."""
 
     @property
     def mean(self) -> float:
@@ -139,4 +142,11 @@ def compute(results: list[SubmissionResult], attempt=None) -> ClassStats:
         distribution=distribution,
         exercises=list(exercises.values()),
         checks=ranked,
+        overloaded=[r.submission for r in results if overloaded(r)],
     )
+
+
+def overloaded(result: SubmissionResult) -> bool:
+    """Whether some check of the submission could not be graded because the machine was
+    overloaded (grader.checks.messages.overloaded): not the student's doing, grade again."""
+    return any(c.cause == "overloaded" for e in result.exercises for c in e.checks)

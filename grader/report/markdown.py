@@ -35,6 +35,8 @@ LABELS = {
         "bonus": "bonus",
         "statuses": "Status",
         "none": "Tidak ada kiriman.",
+        "overloaded": "**Belum dinilai tuntas** (komputer penilai terlalu sibuk, juga saat dinilai "
+        "ulang; nilainya belum final, jalankan batch lagi untuk kiriman ini):",
         "attempted": "Mencoba",
         "mean_att": "Rata-rata yang mencoba",
         "not_attempted": "Tidak mencoba",
@@ -46,6 +48,8 @@ LABELS = {
     },
     "en": {
         "title": "Class grading",
+        "overloaded": "**Not fully graded** (the grading machine was overloaded, also when graded "
+        "again; their scores are not final, run batch again for these submissions):",
         "subs": "submissions",
         "mean": "mean",
         "median": "median",
@@ -96,6 +100,10 @@ def text(stats: ClassStats, lang: str) -> str:
         f"{w['median']} {stats.median:g}, {w['range']} {min(stats.scores):g}–"
         f"{max(stats.scores):g}; {w['full']}: {stats.full_marks}",
         "",
+    ]
+    if stats.overloaded:
+        lines += [w["overloaded"] + " " + ", ".join(f"`{_cell(s)}`" for s in stats.overloaded), ""]
+    lines += [
         f"### {w['dist']}",
         "",
         f"| {w['score']} | {w['count']} | |",

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from grader.sandbox import cgroups, isolation, starvation, tmpdirs
-from grader.sandbox.workers import Limits, SandboxError, Worker
+from grader.sandbox.workers import Limits, Refused, SandboxError, Worker
 
 ROOT = str(Path(__file__).resolve().parents[2])
 # After main returns (its workers ended), os._exit skips tearing down torch's modules: a second
@@ -45,6 +45,7 @@ class Sandbox:
         self.proc = None
         self.ctl = None
         self.ready = False
+        self.refused: str | None = None
 
     def start(self) -> Sandbox:
         from grader.sandbox import portable
@@ -98,7 +99,10 @@ class Sandbox:
             ready = json.loads(data)
             self.isolation = ready.get("isolation", "basic")
             self.cgroups = ready.get("cgroups", "none")
+            self.refused = ready.get("refused") or isolation.scratch_refusal(self.isolation)
             self.ready = True
+        if self.refused:
+            raise Refused(self.refused)
 
     def _restart(self) -> None:
         self.close()
@@ -155,7 +159,7 @@ class Sandbox:
                     reply["pid"],
                     socket.socket(fileno=fds[0]),
                     limits,
-                    starvation.Meter(reply.get("meters") or {}),
+                    starvation.Meter(reply.get("meters") or {}, pid=reply["pid"]),
                     groups=reply.get("groups") or [],
                 )
             except (OSError, ValueError, SandboxError):
@@ -175,6 +179,8 @@ class Sandbox:
         # The template is gone (killed by its child); the worker's group may still live, and
         # its control groups are left to the grader to end and remove.
         _kill_group(pid)
+        if self.isolation != "namespaces" and _root():  # and what left it, by its user id
+            isolation.end_processes_of(isolation.worker_uid(pid), spawn=True)
         cgroups.Group.existing(groups).destroy()
         self._restart()
         return {"killed": True, "exit": None, "signal": None, "template_lost": True}
@@ -219,6 +225,10 @@ def safe_to_hide(paths, scratch: str = "") -> list[str]:
         if real != "/" and os.path.isdir(real):
             out.add(real)
     return sorted(out)
+
+
+def _root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
 def _kill_group(pid: int) -> None:

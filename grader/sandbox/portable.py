@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from grader.common import wire
-from grader.sandbox.workers import SandboxError, Worker
+from grader.sandbox.workers import Refused, SandboxError, Worker
 
 ROOT = str(Path(__file__).resolve().parents[2])
 BOOT = (
@@ -79,6 +79,11 @@ class PipeChannel:
 
     def settimeout(self, timeout: float | None) -> None:
         self.timeout = timeout
+
+    def wait_readable(self, timeout: float) -> bool:
+        """True once bytes (or the end) are there to read, False after `timeout` seconds."""
+        with self.cond:
+            return bool(self.cond.wait_for(lambda: self.buffer or self.eof, max(timeout, 0.0)))
 
     def recv_into(self, view, n: int) -> int:
         deadline = None if self.timeout is None else time.monotonic() + self.timeout
@@ -153,7 +158,14 @@ def child_main() -> None:
     os.dup2(fd, 1)
     os.dup2(fd, 2)
     os.close(fd)
-    worker.serve(channel, request)
+    handles: dict[str, int] = {}
+    if _root():  # never a root worker: a user of its own (the grader gave it the scratch copy)
+        from grader.sandbox import isolation
+
+        handles = isolation.library_handles(isolation.library_paths())
+        isolation.drop_privileges(isolation.worker_uid(os.getpid()))  # raises: nothing served
+        isolation.end_leftovers()
+    worker.serve(channel, request, handles)
     os._exit(0)
 
 
@@ -184,6 +196,10 @@ def worker_environment() -> dict:
     return env
 
 
+def _root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
 class PortableSandbox:
     """Starts worker processes ahead; spawn() hands one a student's file."""
 
@@ -212,6 +228,16 @@ class PortableSandbox:
         return proc, PipeChannel(proc)
 
     def start(self) -> PortableSandbox:
+        """Start the first worker; a root grader whose workers could not run as users of their
+        own refuses (Refused) instead."""
+        if _root() and os.name == "posix":
+            from grader.sandbox import isolation
+
+            found = isolation.refusal(isolation.library_paths()) or isolation.scratch_refusal(
+                "portable"
+            )
+            if found:
+                raise Refused(found)
         self.warm = self._launch()
         return self
 
@@ -231,6 +257,10 @@ class PortableSandbox:
             proc, channel = self.warm or self._launch()
             self.warm = None
             try:
+                if _root():  # its user (see child_main) must own its scratch copy
+                    from grader.sandbox import isolation
+
+                    isolation.own(scratch, isolation.worker_uid(proc.pid))
                 channel.settimeout(READY_SECONDS)
                 header, _ = wire.recv(channel)
                 if header.get("ready") is not True:
@@ -288,6 +318,10 @@ class PortableSandbox:
                 os.killpg(proc.pid, 9)
             except (ProcessLookupError, PermissionError):
                 pass
+            if _root():  # and whatever of its user left its session (see child_main)
+                from grader.sandbox import isolation
+
+                isolation.end_processes_of(isolation.worker_uid(proc.pid), spawn=True)
         if proc.poll() is None:
             proc.kill()
         try:

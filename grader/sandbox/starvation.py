@@ -1,23 +1,40 @@
 """Was a timed-out call the student's code, or a machine too busy to run it?
 
-A call that runs past its limit either spun (it used its CPU: an endless loop, or too slow),
-slept (it used little CPU while CPUs were free: a sleep, a blocked read), or was starved (it
-wanted a CPU and waited for one, because something else had them). Only the first two are the
-student's doing. The grader measures, over the call, the CPU time of the worker's control group
-(its children included) and how long that group's processes waited for a CPU (its
-`cpu.pressure`), or where the group has no pressure file, how long any process of the machine
-waited (`/proc/pressure/cpu`). Where neither CPU time nor a stall can be measured, nothing is
-claimed (`unknown`), and a timeout is the student's as it always was.
+A call has had its fair chance once it got, as CPU time, about its time limit: what it would
+have got on a free machine. The grader measures, over each call, the CPU time of the worker's
+control group (its children included) or, where there is no group, of the worker process
+itself (`/proc/<pid>/stat` on Linux, GetProcessTimes on Windows); and how long the group's
+processes waited for a CPU (its `cpu.pressure`), or where the group has no pressure file, how
+long any process of the machine waited (`/proc/pressure/cpu`).
+
+A call that reaches its wall-clock limit either spun (it used about its limit as CPU time: an
+endless loop, or too slow, however busy the machine), slept (it used little CPU while CPUs
+were free: a sleep, a blocked read), or was starved (it wanted a CPU and waited for one,
+because something else had them). Only the first two are the student's doing. A starved call,
+or one whose CPU time is measured but whose waiting is not, is given more wall time
+(`more_time`), up to STRETCH times its limit, until its CPU time reaches the limit; one still
+starved then is graded again in a fresh worker, and if starved again, named the machine's
+overload. Where CPU time cannot be measured (a platform with neither), nothing is claimed
+(`unknown`), and a timeout is the student's as it always was.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from dataclasses import dataclass
 
 MACHINE_PRESSURE = "/proc/pressure/cpu"
 BUSY = 0.5
 """A call whose group ran (or wanted to run) for at least this share of its time was busy."""
+FAIR = 0.95
+"""A call that got this share of its limit as CPU time has had its fair chance (the rest is
+the meters' own slack: a reading may lag the call's start by a few milliseconds)."""
+STRETCH = 6.0
+"""A starved call may run up to this many times its limit, wall-clock, to get its CPU time."""
+STEP = 0.1
+"""The least extra wall time given at once, as a share of the limit."""
 
 
 @dataclass(frozen=True)
@@ -43,40 +60,54 @@ class Load:
     """The same for any process of the machine."""
 
 
-def judge(load: Load | None) -> str:
-    """'spun', 'slept', 'starved' or 'unknown' (see the module's text).
+def judge(load: Load | None, limit: float) -> str:
+    """'spun', 'slept', 'starved' or 'unknown' (see the module's text), for a call whose
+    limit was `limit` seconds.
 
-    With the group's own stall: it was busy if it ran or waited for a CPU most of the call
-    (else it slept), and starved if it waited at least as long as it ran (it got at most half
-    the CPU it asked for). With only the machine's stall: busy code used most of the call as
-    CPU time (spun); code that used little while the machine's processes waited most of the
-    call was starved; little while they did not, slept."""
+    It spun when it used at least FAIR of its limit as CPU time, whatever else happened. Else,
+    with the group's own stall: it was starved if it ran or waited for a CPU most of the call
+    (it was runnable, and did not get its time), and slept if not. With only the machine's
+    stall: starved if the machine's processes waited most of the call, slept if not. With no
+    stall at all, or no CPU time: unknown."""
     if load is None or load.wall <= 0 or load.cpu is None:
         return "unknown"
     wall, cpu = load.wall, max(load.cpu, 0.0)
-    if load.stall is not None:
-        stall = max(load.stall, 0.0)
-        if cpu + stall < BUSY * wall:
-            return "slept"
-        return "starved" if stall >= cpu else "spun"
-    if cpu >= BUSY * wall:
+    if cpu >= FAIR * limit:
         return "spun"
+    if load.stall is not None:
+        return "starved" if cpu + max(load.stall, 0.0) >= BUSY * wall else "slept"
     if load.machine_stall is None:
         return "unknown"
     return "starved" if load.machine_stall >= BUSY * wall else "slept"
 
 
-class Meter:
-    """Reads one worker's meters (file paths from cgroups.Group.meters) and the machine's."""
+def more_time(load: Load | None, limit: float) -> float:
+    """Seconds more to wait for a call that reached its wall-clock limit (`load` measured
+    since it began; 0: its time is up). Code that spun or slept gets none; code that was
+    starved, or whose CPU time is measured but not why it lacks it, gets what it still lacks
+    of its limit as CPU time (at least STEP of the limit), until it has run STRETCH times its
+    limit."""
+    if load is None or load.cpu is None or judge(load, limit) in ("spun", "slept"):
+        return 0.0
+    left = STRETCH * limit - load.wall
+    if left <= 0:
+        return 0.0
+    return min(left, max(limit - max(load.cpu, 0.0), STEP * limit))
 
-    def __init__(self, paths: dict):
+
+class Meter:
+    """Reads one worker's meters (file paths from cgroups.Group.meters) and the machine's;
+    where the group has no CPU time (no group), that of the process `pid`."""
+
+    def __init__(self, paths: dict, pid: int | None = None):
         self.usage = paths.get("usage") if isinstance(paths.get("usage"), str) else None
         self.pressure = paths.get("pressure") if isinstance(paths.get("pressure"), str) else None
+        self.pid = pid if self.usage is None and type(pid) is int and pid > 0 else None
 
     def read(self) -> Reading:
         return Reading(
             at=time.monotonic(),
-            cpu=_usage(self.usage),
+            cpu=_usage(self.usage) if self.usage else process_cpu(self.pid),
             stall=_some_total(self.pressure) if self.pressure else None,
             machine_stall=_some_total(MACHINE_PRESSURE),
         )
@@ -137,3 +168,43 @@ def _some_total(path: str) -> float | None:
                     except ValueError:
                         return None
     return None
+
+
+def process_cpu(pid: int | None) -> float | None:
+    """Seconds of CPU time of one process (its threads, and the children it waited for), or
+    None where the platform does not say: `/proc/<pid>/stat` on Linux, GetProcessTimes on
+    Windows."""
+    if pid is None:
+        return None
+    if sys.platform == "win32":
+        return _windows_cpu(pid)
+    text = _read(f"/proc/{pid}/stat")
+    if text is None:
+        return None
+    try:  # after the command's name, which may hold spaces and parentheses
+        fields = text[text.rindex(")") + 2 :].split()
+        ticks = sum(int(fields[i]) for i in (11, 12, 13, 14))  # utime stime cutime cstime
+        return ticks / os.sysconf("SC_CLK_TCK")
+    except (ValueError, IndexError, OSError):
+        return None
+
+
+def _windows_cpu(pid: int) -> float | None:  # pragma: no cover - Windows only
+    try:
+        import ctypes
+        from ctypes import wintypes
+
+        kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
+        handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
+        if not handle:
+            return None
+        try:
+            times = [wintypes.FILETIME() for _ in range(4)]
+            if not kernel32.GetProcessTimes(handle, *(ctypes.byref(t) for t in times)):
+                return None
+            kernel, user = ((t.dwHighDateTime << 32) | t.dwLowDateTime for t in times[2:])
+            return (kernel + user) / 1e7  # in units of 100 ns
+        finally:
+            kernel32.CloseHandle(handle)
+    except (OSError, AttributeError, ImportError, ValueError):
+        return None

@@ -113,6 +113,8 @@ def spawn(ctl: socket.socket, request: dict, pids: isolation.PidNamespaces | Non
     theirs.close()
     if group is not None:
         GROUPS[pid] = group
+    if pids is None and os.geteuid() == 0:
+        UIDS[pid] = isolation.worker_uid(pid)
     try:
         meters = group.meters() if group is not None else {}
         dirs = group.dirs if group is not None else []
@@ -131,8 +133,10 @@ def spawn(ctl: socket.socket, request: dict, pids: isolation.PidNamespaces | Non
 
 def _child(sock: socket.socket, request: dict, isolated: bool, pid: int) -> None:
     """The forked child: its own session; isolated, PID 1 of a fresh PID namespace (its `pid`
-    is the one the template sees) that also enters new mount, network, IPC and UTS namespaces
-    and runs under a user id of its own. When it ends, every process it started ends."""
+    is the one the template sees) that also enters new mount, network, IPC and UTS namespaces:
+    when it ends, every process it started ends. Under a root template it runs under a user id
+    of its own (isolation.drop_privileges), namespaces or not, before the student's file is
+    imported; without namespaces the template ends that id's processes when it reaps."""
     from grader.sandbox import worker
 
     os.setsid()
@@ -154,40 +158,52 @@ def _child(sock: socket.socket, request: dict, isolated: bool, pid: int) -> None
             os.environ["TMPDIR"] = "/tmp"  # its private one
         except OSError:
             isolated = False
-    if not isolated:
-        apply_limits(request["limits"])
-        worker.serve(sock, request)
-        return
+    if isolated:
+        try:
+            isolation.mount_proc()
+        except OSError:
+            pass
+    handles: dict[str, int] = {}
+    dropped = os.geteuid() == 0  # a root grader: the worker never runs as root, in any mode
+    if dropped:
+        if not isolated:  # the Python installation may lie under a folder only root enters
+            handles = isolation.library_handles(isolation.library_paths())
+        # Raises PrivilegeError where it cannot: the child then exits, nothing imported.
+        isolation.drop_privileges(isolation.worker_uid(pid or os.getpid()), scratch)
+        if not isolated:
+            isolation.end_leftovers()
+    apply_limits(request["limits"], own_uid=dropped)
+    worker.serve(sock, request, handles)
+
+
+def _exited(pid: int, block: bool = False) -> bool:
+    """Whether the child has ended, leaving it a zombie (its pid, and so its user id, stays
+    taken until waitpid)."""
     try:
-        isolation.mount_proc()
-    except OSError:
-        pass
-    isolation.drop_privileges(isolation.worker_uid(pid), scratch)
-    apply_limits(request["limits"], own_uid=True)
-    worker.serve(sock, request)
+        flags = os.WEXITED | os.WNOWAIT | (0 if block else os.WNOHANG)
+        return os.waitid(os.P_PID, pid, flags) is not None
+    except ChildProcessError:
+        return True
 
 
 def reap(ctl: socket.socket, request: dict) -> None:
-    """Wait a little for the worker to end, then kill its whole process group."""
+    """Wait a little for the worker to end, then kill its whole process group, and (a worker
+    with a user id of its own, without namespaces) every process of that id, wherever it went;
+    only then is the worker's pid freed."""
     pid = int(request["pid"])
     deadline = time.monotonic() + float(request.get("grace", 0.0))
-    status, killed = None, False
-    while True:
-        try:
-            done, status = os.waitpid(pid, os.WNOHANG)
-        except ChildProcessError:
-            done, status = pid, None
-        if done or time.monotonic() >= deadline:
-            break
+    killed = False
+    while not _exited(pid) and time.monotonic() < deadline:
         time.sleep(0.001)
-    if not done:
+    if not _exited(pid):
         killed = True
         _killpg(pid)
-        try:
-            _, status = os.waitpid(pid, 0)
-        except ChildProcessError:
-            status = None
-    _killpg(pid)  # whatever the worker started in its group goes too
+        _exited(pid, block=True)
+    _end(pid)  # whatever the worker started in its group goes too
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        status = None
     group = GROUPS.pop(pid, None)
     reply = {"killed": killed, "exit": None, "signal": None, "memory": False}
     if group is not None:  # and whatever left the group, from its control group
@@ -199,6 +215,21 @@ def reap(ctl: socket.socket, request: dict) -> None:
         elif os.WIFSIGNALED(status):
             reply["signal"] = os.WTERMSIG(status)
     ctl.send(json.dumps(reply).encode())
+
+
+UIDS: dict[int, int] = {}
+"""The user ids of live workers without a PID namespace, by pid: reaping one ends that id."""
+
+
+def _end(pid: int) -> None:
+    """Kill the worker's process group, and every process of its user id where it has one."""
+    _killpg(pid)
+    uid = UIDS.pop(pid, None)
+    if uid is not None:
+        try:
+            isolation.end_processes_of(uid)
+        except OSError:
+            pass
 
 
 def _killpg(pid: int) -> None:
@@ -236,6 +267,8 @@ def shutdown(live: set[int]) -> None:
     control group)."""
     for pid in sorted(live):
         _killpg(pid)
+        _exited(pid, block=True)
+        _end(pid)
         try:
             os.waitpid(pid, 0)
         except ChildProcessError:
@@ -278,6 +311,8 @@ def _serve(ctl: socket.socket, live: set[int]) -> None:
     trap.alias_index()  # once here, not in every worker
 
     pids = isolation.PidNamespaces.try_make() if _namespaces_work() else None
+    # Under root, a worker drops to a user of its own: where it cannot, nothing is graded.
+    refused = isolation.refusal(isolation.library_paths()) if os.geteuid() == 0 else None
     LAYOUT = (
         cgroups.Layout()
         if isolation.available() and not os.environ.get("GRADER_NO_CGROUPS")
@@ -289,6 +324,7 @@ def _serve(ctl: socket.socket, live: set[int]) -> None:
                 "ready": True,
                 "isolation": "namespaces" if pids else "basic",
                 "cgroups": LAYOUT.describe() if LAYOUT else "none",
+                "refused": refused,
             }
         ).encode()
     )

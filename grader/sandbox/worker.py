@@ -16,7 +16,7 @@ import tempfile
 import torch
 
 from grader.common import wire
-from grader.sandbox import probes, tmpdirs
+from grader.sandbox import isolation, probes, tmpdirs
 from grader.sandbox.tracebacks import describe_exception, student_traceback
 from grader.sandbox.trap import ForbiddenCall, Trap, snapshot, tampered
 
@@ -31,9 +31,7 @@ def import_student(path: str, module_name: str):
 
 def isolate_path(scratch: str) -> None:
     """Make the scratch copy the only non-library place imports come from."""
-    stdlib = os.path.join(sys.base_prefix, "lib")
-    keep = [p for p in sys.path if p and ("site-packages" in p or p.startswith(stdlib))]
-    sys.path[:] = [scratch] + keep
+    sys.path[:] = [scratch] + isolation.library_paths()
     for name in list(sys.modules):
         if name == "solutions" or name.startswith("solutions."):
             del sys.modules[name]
@@ -58,14 +56,17 @@ def _flush() -> None:
             pass
 
 
-def serve(sock: socket.socket, request: dict) -> None:
-    """Import the student's file, then answer probe requests until the grader hangs up."""
+def serve(sock: socket.socket, request: dict, handles: dict[str, int] | None = None) -> None:
+    """Import the student's file, then answer probe requests until the grader hangs up.
+    handles: library folders this (dropped) user reaches only through descriptors opened while
+    root (grader.sandbox.isolation.library_handles)."""
     scratch = request["scratch"]
     os.chdir(scratch)
     private_tmp(scratch)
     isolate_path(scratch)
+    isolation.reach(handles or {})
     torch.set_num_threads(1)
-    trap = Trap()
+    trap = Trap(scratch)
     trap.install(request.get("trap", []))
     before = snapshot(rescan=True)
     try:

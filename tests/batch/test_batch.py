@@ -21,6 +21,8 @@ from grader.cli import main as cli
 from grader.common.errors import GraderError
 from grader.grading.grade import grade
 from grader.loader.config import Config
+from grader.outcomes import classstats
+from grader.report import markdown
 
 MUTANTS = SOLUTIONS / "mutants" / "manual_gradient"
 KEY = SOLUTIONS / "manual_gradient.py"
@@ -238,6 +240,30 @@ def test_a_lost_submission_scores_zero_blaming_the_grader(tmp_path, exercises):
     assert lost.status == "error" and lost.max_score == FULL
     assert "grader's fault" in lost.message.en and "exit code 3" in lost.message.en
     assert {c.status for c in lost.checks} == {"error"}
+
+
+def test_overloaded_submissions_are_graded_again_at_the_end_and_named(tmp_path, exercises):
+    """A check the machine was too busy to grade is no verdict: batch grades that submission
+    once more after the others; one still overloaded is named in the batch's result and in
+    summary.md, never left as a score."""
+    for name in ("ok", "busy-once", "busy-always"):
+        (tmp_path / name).mkdir()
+    done = batch.run(
+        submissions_dir=tmp_path,
+        exercises=[exercises["manual_gradient"]],
+        config=CONFIG,
+        lang="en",
+        root=ROOT,
+        jobs=1,
+        target=fake_serve,
+    )
+    assert sorted(done.regraded) == ["busy-always", "busy-once"]
+    assert done.overloaded == ["busy-always"] and not done.lost
+    assert _by_id(done)["busy-once"].exercises == []  # the second grading's result stands
+    text = markdown.text(classstats.compute(done.results), "en")
+    assert "Not fully graded" in text and "`busy-always`" in text and "busy-once`" not in text
+    calm = markdown.text(classstats.compute([r for r in done.results if r.exercises == []]), "id")
+    assert "Belum dinilai" not in calm
 
 
 HIDDEN = """

@@ -1,6 +1,7 @@
 """A cache entry a worker planted never changes another submission's grading (issue 25).
 
-In a mode without namespaces a worker runs as the grader's user and can write the cache folder
+In a mode without namespaces a worker of a grader that is not root runs as the grader's user and
+can write the cache folder
 (speccache.folder()): drawn examples with their references, kept verdicts, tried references.
 tests/hostile/key_plant_cache.py rewrites every entry it finds there (zero references, full-mark
 verdicts, keeping each file's seal); a classmate's all-zeros answer graded afterwards must get
@@ -10,6 +11,7 @@ exactly the result it got before, and the answer key must keep full marks.
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 
 import pytest
@@ -108,7 +110,10 @@ def test_a_planted_cache_entry_changes_no_other_submissions_grading(
     after = _files(cache)
     planted = after.pop(str(cache / "planted.txt"), b"").decode().split()
     changed = [p for p in planted if p.endswith(".pickle") and before.get(p) != after.get(p)]
-    assert changed, "the worker could not rewrite the cache: the test shows nothing"
+    if os.geteuid() == 0:  # its worker runs as a user of its own: the cache is out of reach
+        assert changed == [] and not planted, planted
+    else:
+        assert changed, "the worker could not rewrite the cache: the test shows nothing"
 
     assert _shown(graded("zeros")) == zeros_before
     assert _shown(graded("key")) == key_before

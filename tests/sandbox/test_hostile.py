@@ -2,7 +2,8 @@
 
 Each case is graded beside a correct `twin` exercise in the same submission, which must keep full
 marks. Cases named key_* add a trick to the answer key: harmless, so they keep full marks too;
-alias_* add one that costs only the forbidden-API points. The class batch at the end adds what a
+alias_* add one that costs only the forbidden-API points; runtime_* one the trap stops where it
+runs (its function's checks fail, naming the forbidden call). The class batch at the end adds what a
 single file cannot hold: links, FIFOs, huge and pathological files, deep folders and hostile
 folder names, and checks that its outputs still parse.
 """
@@ -78,9 +79,21 @@ OUTCOMES = {
     "deep_header": ("failed", ["malformed data"]),
     "forged_tensors": ("failed", ["malformed data"]),
     "key_plant_cache": ("full", []),
+    "key_root_privileges": ("full", []),
+    "key_rewrite_results": ("full", []),
     "huge_message": ("failed", ["raised ValueError: xxxx"]),
     "escape_message": ("failed", ["\\x1b[32mTotal: 61/61"]),
     "alias_engine": ("forbidden", ["torch._C._ImperativeEngine (private torch API)"]),
+    "runtime_engine_helper": ("forbidden_run", ["grad_g", "made a tensor that requires grad"]),
+    "runtime_autograd_importlib": (
+        "forbidden_run",
+        ["grad_g called torch.autograd.functional.jacobian (line "],
+    ),
+    "runtime_thread": ("forbidden_run", ["df called torch.Tensor.requires_grad_ (line "]),
+    "runtime_entry_is_torch": (
+        "forbidden_run",
+        ["df called torch._functorch.eager_transforms.grad_impl"],  # what torch.func.grad built
+    ),
     "forge_observations": ("error", ["grader.sandbox.probes"]),
     "stash_hidden_inputs": ("failed", ["stash: "]),
 }
@@ -88,19 +101,26 @@ NEEDS_CGROUPS = {"key_children_memory"}
 """Cases whose containment needs a control group per worker; elsewhere they fail (docs/security.md)."""
 MARKERS = ("97531", "97532", "86421", "86422")
 """In the command lines of the processes the cases start: none may outlive its exercise."""
+DAEMON = "hostile86423"
+"""The process name key_rewrite_results gives its daemon (PR_SET_NAME: /proc/PID/comm)."""
+RESULTS = '{"score": 19}'
+"""What the grader wrote to the results file key_rewrite_results tries to rewrite."""
 
 
 ABSTRACT = f"\0hostile-abstract-86420-{os.getpid()}"
 """The abstract socket Listeners binds: this run's own (a suite running beside it has another)."""
 
 
-def source(case: str, port: int = 0, unix: str = "") -> str:
+def source(case: str, port: int = 0, unix: str = "", results: str = "/nonexistent") -> str:
     text = (HOSTILE / f"{case}.py").read_text().replace("PORT", str(port))
     text = text.replace("UNIXPATH", unix).replace("ABSTRACTNAME", ABSTRACT[1:])
-    return KEY + "\n\n" + text if case.startswith(("key_", "alias_")) else text
+    text = text.replace("RESULTSPATH", results)
+    return KEY + "\n\n" + text if case.startswith(("key_", "alias_", "runtime_")) else text
 
 
 def expected(case: str, sandbox) -> tuple[str, list[str]]:
+    if case == "key_root_privileges" and os.geteuid() != 0:
+        return ("any", [])  # a grader that is not root has no privilege to keep from its workers
     if case in NEEDS_CGROUPS:
         sandbox._wait_ready()
         if sandbox.cgroups in (None, "none"):
@@ -201,6 +221,11 @@ def assert_outcome(case, ex, status, words):
     elif status == "forbidden":  # right values; only the forbidden-API check fails
         failed = [c for c in ex.checks if c.status != "passed"]
         assert ex.status == "failed" and [c.kind for c in failed] == ["forbidden_api"], text
+    elif status == "forbidden_run":  # the trap stops the call: its function's checks fail
+        failed = [c for c in ex.checks if c.status != "passed"]
+        assert ex.status == "failed" and "forbidden_api" in [c.kind for c in failed], text
+        shown = [c for c in failed if c.message and not c.hidden]  # batch conceals hidden rows
+        assert all("forbid" in c.message.en.lower() for c in shown), text
     else:
         assert ex.status == status, (case, ex.status, text)
         assert ex.score == 0, (case, text)
@@ -226,6 +251,32 @@ def messages(ex) -> str:
     return "\n".join(parts)
 
 
+def named(name: str) -> list[int]:
+    """Live processes whose name (comm) is `name`, waiting up to 2 s for killed ones to go
+    (a zombie whose parent died lingers until a PID 1 reaps it, and runs no code)."""
+    deadline = time.monotonic() + 2.0
+    while True:
+        found = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+                if Path(f"/proc/{pid}/comm").read_text().strip() == name:
+                    if stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X"):
+                        found.append(int(pid))
+            except (OSError, IndexError):
+                pass
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
+
+
+def contained(sandbox) -> bool:
+    """Whether a worker's processes cannot outlive its exercise: a PID namespace, or a root
+    grader that ends every process of the worker's own user id (docs/security.md)."""
+    sandbox._wait_ready()
+    return sandbox.isolation == "namespaces" or os.geteuid() == 0
+
+
 def processes_with(marker: str) -> list[int]:
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
@@ -245,7 +296,11 @@ def test_every_case_has_an_outcome():
 def test_hostile_case(case, tmp_path, sandbox, twin_exercises, listeners):
     sub = tmp_path / case
     sub.mkdir()
-    (sub / "manual_gradient.py").write_text(source(case, listeners.port, listeners.path))
+    results = tmp_path / "results.json"  # the grader's (root's, where it is root) own file
+    results.write_text(RESULTS)
+    (sub / "manual_gradient.py").write_text(
+        source(case, listeners.port, listeners.path, str(results))
+    )
     (sub / "twin.py").write_text(KEY)
     started = time.monotonic()
     result = by_id(
@@ -257,7 +312,9 @@ def test_hostile_case(case, tmp_path, sandbox, twin_exercises, listeners):
     assert_outcome(case, ex, *expected(case, sandbox))
     assert elapsed < 2 * CONFIG.time_per_exercise + 10
     assert orphan_groups() == []
-    sandbox._wait_ready()
+    if contained(sandbox):  # no process of the worker's outlives its exercise to write later
+        time.sleep(0.3)
+        assert named(DAEMON) == [] and results.read_text() == RESULTS
     if sandbox.isolation == "namespaces":  # nobody connected: the worker has no network
         listeners.assert_untouched()
         assert leftovers() == []
@@ -401,7 +458,46 @@ def test_without_namespaces_the_grader_survives_a_killed_parent(tmp_path, twin_e
     assert orphan_groups() == []  # the killed template's control groups are removed too
     # It killed its own process group too (os.killpg(0, ...)), so its exercise fails, named.
     assert result["manual_gradient"].status == "error"
-    assert "kill its parent" in result["manual_gradient"].message.en
+    if os.geteuid() == 0:  # a worker of its own user id cannot signal the template: it dies alone
+        assert "signal 9" in result["manual_gradient"].message.en
+    else:
+        assert "kill its parent" in result["manual_gradient"].message.en
+
+
+@pytest.mark.parametrize("mode", ["basic", "portable"])
+def test_a_root_grader_without_namespaces_never_runs_a_worker_as_root(
+    mode, tmp_path, twin_exercises, monkeypatch
+):
+    """The no-namespace paths forced as root (Gradescope's runner refuses namespaces): the
+    worker has a user id of its own, no capability, no root-only file, no /proc environment of
+    the grader's; the daemon it leaves to rewrite the results file is gone with its exercise
+    and could not have written it; the twin keeps full marks."""
+    if os.geteuid() != 0:
+        pytest.skip("the grader drops privileges only where it runs as root")
+    from grader.sandbox.client import Sandbox
+
+    monkeypatch.setenv("GRADER_SANDBOX", "portable" if mode == "portable" else "fork")
+    results = tmp_path / "results.json"
+    results.write_text(RESULTS)
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "manual_gradient.py").write_text(
+        source("key_root_privileges")
+        + "\n\n"
+        + source("key_rewrite_results", results=str(results)).replace(KEY, "")
+    )
+    (sub / "twin.py").write_text(KEY)
+    with Sandbox(namespaces=False).start() as sb:
+        result = by_id(
+            grade(submission_dir=sub, exercises=twin_exercises, config=CONFIG, sandbox=sb)
+        )
+        assert sb.isolation != "namespaces"
+    ex = result["manual_gradient"]
+    assert ex.status == "passed" and ex.score == ex.max_score, messages(ex)
+    assert result["twin"].score == result["twin"].max_score
+    time.sleep(0.3)
+    assert named(DAEMON) == []
+    assert results.read_text() == RESULTS
 
 
 def remove_deep(folder: Path) -> None:

@@ -61,3 +61,109 @@ def test_a_swap_is_named_and_undoing_it_clears_it(monkeypatch, swap, name):
         assert name in trap.tampered(before)
         assert trap.tampered(dict(before)) == trap.tampered(before)  # the walk agrees
     assert trap.tampered(before) == []
+
+
+# Forbidden APIs are judged by what runs in the worker (docs/security.md, "Forbidden APIs"):
+# each spelling of torch's sigmoid below reaches the same kernel, hidden from the static scan.
+SIGMOID_KEY = """
+import torch
+
+
+class Sigmoid(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        y = SPELLING
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        y, = ctx.saved_tensors
+        return grad_output * y * (1 - y)
+
+
+def sigmoid(x):
+    return Sigmoid.apply(x)
+"""
+
+SPELLINGS = {
+    "variable_functions": 'getattr(torch, "_" + "C")._VariableFunctions.sigmoid(x)',
+    "vars": 'vars(torch)["sig" + "moid"](x)',
+    "module_dict": 'torch.__dict__["spec" + "ial"].expit(x)',
+    "attrgetter": '__import__("operator").attrgetter("special.expit")(torch)(x)',
+    "dunder_import": '__import__("tor" + "ch").sigmoid(x)',
+    "method_in_place": 'getattr(x.clone(), "sigmoid" + "_")()',
+    "importlib": '__import__("importlib").import_module("torch.nn.functional").sigmoid(x)',
+    "exec": 'eval("x.sig" + "moid()", {"x": x})',
+    "aten_overload": 'getattr(torch.ops.aten, "sig" + "moid").default(x)',
+    "tensorbase": 'getattr(torch, "_" + "C").TensorBase.sigmoid(x)',
+    "nn_module": 'getattr(torch.nn, "Sig" + "moid")()(x)',
+    "distributions": "torch.distributions.utils.logits_to_probs(x, is_binary=True)",
+    "helper_file": '__import__("_squash").squash(x)',
+    "thread": '__import__("_squash").in_thread(x)',
+}
+
+HELPER = """
+import threading
+
+import torch
+
+
+def squash(x):
+    return torch.sigmoid(x)
+
+
+def in_thread(x):
+    box = {}
+    t = threading.Thread(target=lambda: box.setdefault("y", torch.special.expit(x)))
+    t.start()
+    t.join()
+    return box.get("y", torch.exp(x) / (1 + torch.exp(x)))
+"""
+
+
+def _sigmoid_rows(result):
+    ex = result.exercises[0]
+    return ex, {c.id: c for c in ex.checks}
+
+
+@pytest.mark.parametrize("name", sorted(SPELLINGS))
+def test_every_spelling_of_a_forbidden_api_is_the_same_call(grade_files, name):
+    files = {"custom_sigmoid.py": SIGMOID_KEY.replace("SPELLING", SPELLINGS[name])}
+    files["_squash.py"] = HELPER
+    ex, rows = _sigmoid_rows(grade_files(files, ids=["custom_sigmoid"]))
+    forbidden = rows["no_builtin_sigmoid"]
+    assert forbidden.status == "failed", (name, forbidden.message)
+    text = forbidden.message.en
+    assert "at run time" in text and "sigmoid" in text, text
+    # The call is stopped where it runs: the checks that called it fail, naming it.
+    assert rows["forward_value"].status == "failed", rows["forward_value"].message
+
+
+def test_an_entry_point_that_is_torch_itself_is_the_students_call(grade_files):
+    """`sigmoid = torch.sigmoid` under another spelling: the probe calls torch directly, and
+    the call is still the student's (the grader's own calls are not)."""
+    files = {"custom_sigmoid.py": 'import torch\n\nsigmoid = getattr(torch, "sig" + "moid")\n'}
+    ex, rows = _sigmoid_rows(grade_files(files, ids=["custom_sigmoid"]))
+    assert rows["no_builtin_sigmoid"].status == "failed"
+    assert "sigmoid called torch.sigmoid" in rows["forward_value"].message.en
+
+
+def test_the_runtime_message_says_what_ran_under_which_name(grade_files):
+    files = {"custom_sigmoid.py": SIGMOID_KEY.replace("SPELLING", SPELLINGS["vars"])}
+    ex, rows = _sigmoid_rows(grade_files(files, ids=["custom_sigmoid"]))
+    message = rows["forward_value"].message
+    assert "torch.sigmoid" in message.en and 'line 8: `y = vars(torch)["sig" +' in message.en
+    assert "baris 8" in message.id and "yang dilarang" in message.id
+
+
+def test_the_graders_own_backward_through_forbidden_code_is_not_counted(grade_files):
+    """loss_gradients forbids torch.autograd in the whole file; its checks run the grader's
+    own backward through the student's loss: the answer key keeps full marks."""
+    from conftest import SOLUTIONS
+
+    result = grade_files(
+        {"loss_gradients.py": SOLUTIONS / "loss_gradients.py"}, ids=["loss_gradients"]
+    )
+    ex = result.exercises[0]
+    assert ex.score == ex.max_score, [(c.id, c.message) for c in ex.checks if c.message]

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import contextlib
 import math
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
 
 from grader.common import plugins, wire
+from grader.sandbox import trap as trap_module
 from grader.sandbox.tracebacks import describe_exception
 from grader.sandbox.trap import ForbiddenCall, Trap
 
@@ -26,6 +28,7 @@ _autograd_grad = torch.autograd.grad
 _disable_subclass = torch._C.DisableTorchFunctionSubclass
 _as_subclass = torch.Tensor.as_subclass
 _backward_cfunction = torch.autograd.function.BackwardCFunction
+_getframe = sys._getframe
 
 # The process-wide modes a call must leave as it found them, each as (read, restore). Captured
 # here, before student code can rebind them.
@@ -100,8 +103,9 @@ def student_code(ctx: Context, forbid, phase: Phase):
     Global modes (grad mode, anomaly detection, ...) the body leaves changed are noted in
     ctx.modes_changed and set back."""
     before = modes()
+    body = _getframe(2)  # the probe's frame running the body (1 is contextlib's __enter__)
     try:
-        with ctx.trap.active(forbid):
+        with ctx.trap.active(forbid, phase, body):
             yield
     except ForbiddenCall as exc:
         raise Forbidden(phase.name, str(exc)) from None
@@ -167,10 +171,28 @@ def _key(k) -> str:
 
 
 def lookup(module, dotted: str):
+    """The student's entry point `dotted` in their module, as an Entry when it is callable."""
     obj = module
     for name in dotted.split("."):
         obj = getattr(obj, name)
-    return obj
+    return Entry(obj) if callable(obj) else obj
+
+
+class Entry:
+    """A student's entry point as the probes call it: whatever runs under this call is the
+    student's, even when the entry point is a torch function itself (`sigmoid =
+    torch.sigmoid`), for the forbidden-API trap (sandbox.trap.Trap.students_call)."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, *args, **kwargs):
+        return self.fn(*args, **kwargs)
+
+
+trap_module.entry_code(Entry.__call__.__code__)
 
 
 def graph_facts(out) -> dict:

@@ -164,7 +164,8 @@ def scenario(ctx: Context, h: dict, dec: wire.Decoder, enc: wire.Encoder) -> dic
     forbid = h.get("forbid", [])
 
     def guard(phase: str):
-        return student_code(ctx, forbid, Phase(phase))
+        # The setup is the teacher's code: what it calls is not the student's.
+        return student_code(ctx, forbid if phase != "setup" else [], Phase(phase))
 
     observed = run(fn, setup, drawn, scen, guard)
     return {"ok": True, "data": describe(enc, observed), "tampered": tampered(ctx.before)}

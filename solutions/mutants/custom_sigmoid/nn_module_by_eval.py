@@ -1,0 +1,20 @@
+"""Mutant: torch.nn.Sigmoid built from a string with eval. Breaks the rule no_builtin_sigmoid."""
+
+import torch
+
+
+class Sigmoid(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        y = eval("torch.nn." + "Sig" + "moid")()(x)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        y, = ctx.saved_tensors
+        return grad_output * y * (1 - y)
+
+
+def sigmoid(x):
+    return Sigmoid.apply(x)
