@@ -40,6 +40,11 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         help="where the exercise specs are (default: exercises/ of the working copy you are in)",
     )
+    p.add_argument(
+        "--submission",
+        type=Path,
+        help="the course view of another folder (default: exercises/, your working copy)",
+    )
     sub = p.add_subparsers(dest="command")
     check = sub.add_parser("check", help="grade exercises of one submission")
     check.add_argument("ids", nargs="*", metavar="ID", help="exercise ids (default: all)")
@@ -375,14 +380,16 @@ def _course(args, config, lang, exercises, sandbox, console) -> int:
 
     if not args.exercises_dir.is_dir():
         raise GraderError(f"exercises directory not found: {args.exercises_dir}")
+    other = getattr(args, "submission", None)
+    directory = _directory(other, "submission directory") if other else args.exercises_dir
     result = show_course(
-        directory=args.exercises_dir,
+        directory=directory,
         exercises=exercises,
         config=config,
         sandbox=sandbox,
         lang=lang,
         console=console,
-        state_root=args.exercises_dir.parent,
+        state_root=None if other else args.exercises_dir.parent,
         remember=not getattr(args, "fresh", False),
     )
     return 0 if result.full_marks else 1
@@ -602,6 +609,7 @@ def _batch(args, config, lang, exercises, console) -> int:
     machine was too busy to grade some check of theirs (graded again at the end, in vain)."""
     from grader.batch import run as batch
     from grader.report.progress import BatchProgress
+    from grader.sandbox import isolation
 
     if args.jobs is not None and args.jobs < 1:
         raise GraderError(f"--jobs {args.jobs}: expected at least 1")
@@ -609,6 +617,9 @@ def _batch(args, config, lang, exercises, console) -> int:
     config = _grading_config(config, args.seed, console)
     chosen = _select(exercises, args.exercises)
     total = len(batch.take_shard(batch.discover(args.dir), shard))
+    refused = isolation.preflight()  # a root grader whose workers could not drop privileges
+    if refused:
+        raise GraderError(refused)
     with BatchProgress(total, console) as progress:
         done = batch.run(
             submissions_dir=args.dir,

@@ -20,9 +20,8 @@ from grader import __version__
 from grader.checks import KINDS
 from grader.checks.base import NotRecorded, Verdict
 from grader.checks.messages import both, missing_file, overloaded, raised, tampered, undecodable
-from grader.common import safetext
+from grader.common import safetext, textform
 from grader.common.errors import GraderError
-from grader.common.textform import counterexample
 from grader.grading import confirm, examples, recorded, verdicts
 from grader.grading.judge import judged
 from grader.grading.session import ImportFailure, Session
@@ -187,6 +186,49 @@ def _whole(exercise, checks, status, message, traceback=(), file=None, hidden=0)
 
 def grade_exercise(
     *,
+    exercise: Exercise,
+    submission_dir: Path,
+    config: Config,
+    sandbox: Sandbox,
+    include_hidden: bool = False,
+) -> ExerciseResult:
+    """One exercise of a submission, its file a .py or a notebook (whose lines are then told as
+    the notebook's cells and lines)."""
+    result = _grade_exercise(exercise, submission_dir, config, sandbox, include_hidden)
+    if result.file and result.file.endswith(notebook.SUFFIX):
+        return _in_notebook_terms(result, exercise, Path(submission_dir) / result.file)
+    return result
+
+
+def _in_notebook_terms(result: ExerciseResult, exercise: Exercise, path: Path) -> ExerciseResult:
+    """Tracebacks and messages that name the worker's copy (`x.py, line 30`) name the notebook
+    the student has (`x.ipynb, cell 5, line 3`)."""
+    try:
+        source, _ = notebook.load(path)
+    except (OSError, ValueError, notebook.NotebookError):
+        return result
+    name = path.name
+
+    def text(t: Text | None) -> Text | None:
+        if t is None:
+            return None
+        return Text(
+            id=notebook.relocate_text(t.id, source, exercise.file, name),
+            en=notebook.relocate_text(t.en, source, exercise.file, name),
+        )
+
+    def frames(lines: list[str]) -> list[str]:
+        return notebook.relocate_frames(lines, source, exercise.file, name)
+
+    for row in result.checks:
+        row.message = text(row.message)
+        row.traceback = frames(row.traceback)
+    result.message = text(result.message)
+    result.traceback = frames(result.traceback)
+    return result
+
+
+def _grade_exercise(
     exercise: Exercise,
     submission_dir: Path,
     config: Config,
@@ -512,6 +554,13 @@ def _import_message(exercise, failure: ImportFailure) -> tuple[str, Text, list[s
         else:
             msg = raised(err, f"import {f}", "import")
     return "error", msg, list(failure.error.get("traceback", ()))
+
+
+def counterexample(check: Check, inputs: dict | None) -> str | None:
+    """The failing example as the check's kind shows it (a scenario adds the setup that built
+    the objects its function ran on)."""
+    kind = KINDS.get(check.kind)
+    return kind.counterexample(check, inputs) if kind else textform.counterexample(check, inputs)
 
 
 def _row(

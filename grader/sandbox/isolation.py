@@ -633,3 +633,15 @@ def scratch_refusal(isolation_mode: str | None) -> str | None:
     if others_can_reach(folder):
         return None
     return CANNOT_REACH.format(path=folder)
+
+
+def preflight() -> str | None:
+    """Why a root grader here would refuse to grade (CANNOT_DROP, CANNOT_READ, CANNOT_REACH),
+    asked once before a class is graded, so that the class is refused with one message rather
+    than each submission; None where it would grade (or it is not root)."""
+    if os.name != "posix" or os.geteuid() != 0:
+        return None
+    found = refusal(library_paths())
+    if found is None and (not available() or os.environ.get("GRADER_NO_NAMESPACES")):
+        found = scratch_refusal("basic")
+    return found

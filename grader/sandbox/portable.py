@@ -49,10 +49,16 @@ def wanted() -> bool:
 class PipeChannel:
     """The grader's end of a worker's pipes, with the socket methods wire and Worker use."""
 
+    AHEAD = 1 << 20
+    """Bytes read ahead of the grader at most: the reader thread stops reading the pipe when
+    this much waits (the worker then blocks on its write), so what a worker writes costs the
+    grader at most this much beyond what wire.recv is decoding (its own caps)."""
+
     def __init__(self, proc: subprocess.Popen):
         self.proc = proc
         self.buffer = bytearray()
         self.eof = False
+        self.closed = False
         self.timeout: float | None = None
         self.cond = threading.Condition()
         self.reader = threading.Thread(target=self._read, daemon=True)
@@ -70,7 +76,9 @@ class PipeChannel:
                     self.eof = True
                     self.cond.notify_all()
                     break
-                self.buffer += chunk
+                self.cond.wait_for(lambda: len(self.buffer) < self.AHEAD or self.closed)
+                if not self.closed:  # after close, what comes is drained to the end, unread
+                    self.buffer += chunk
                 self.cond.notify_all()
         try:  # only this thread closes stdout: closing it under a blocked read would hang
             out.close()
@@ -98,6 +106,7 @@ class PipeChannel:
             k = min(n, len(self.buffer), len(view))
             view[:k] = self.buffer[:k]
             del self.buffer[:k]
+            self.cond.notify_all()  # the reader may read ahead again
             return k
 
     def sendall(self, data: bytes) -> None:
@@ -109,6 +118,10 @@ class PipeChannel:
             raise ConnectionError(str(exc)) from None
 
     def close(self) -> None:
+        with self.cond:
+            self.closed = True
+            self.buffer.clear()
+            self.cond.notify_all()
         try:
             self.proc.stdin.close()
         except OSError:

@@ -16,7 +16,7 @@ import tempfile
 import torch
 
 from grader.common import wire
-from grader.sandbox import isolation, probes, tmpdirs
+from grader.sandbox import isolation, magics, probes, tmpdirs
 from grader.sandbox.tracebacks import describe_exception, student_traceback
 from grader.sandbox.trap import ForbiddenCall, Trap, snapshot, tampered
 
@@ -66,6 +66,7 @@ def serve(sock: socket.socket, request: dict, handles: dict[str, int] | None = N
     isolate_path(scratch)
     isolation.reach(handles or {})
     torch.set_num_threads(1)
+    magics.install()  # a notebook's get_ipython() (its %time lines run their code)
     trap = Trap(scratch)
     trap.install(request.get("trap", []))
     before = snapshot(rescan=True)

@@ -1,8 +1,10 @@
 """Jupyter and Colab notebooks: an exercise's answer may be `<id>.ipynb` instead of `<id>.py`.
 
-Its code cells are graded as one Python file, in order; shell (`!pip ...`) and magic (`%time`)
-lines become `pass` (keeping their indentation and the line numbers), and a cell magic (`%%...`)
-skips its whole cell. Notebook starters (notebooks/<id>.ipynb) are made from the .py starters:
+Its code cells are graded as one Python file, in order, each as IPython runs it (IPython's own
+input transformer: `%time r = f()` runs `r = f()`, a `%%time` cell runs its body, `!pip ...` is
+skipped with a note; see grader.sandbox.magics), a cell's lines kept as the source's lines, so
+that tracebacks and messages name the notebook's cell and line. Notebooks are read with nbformat.
+Notebook starters (notebooks/<id>.ipynb) are made from the .py starters:
 `python -m grader.submissions.notebook` writes them.
 """
 
@@ -13,6 +15,7 @@ import itertools
 import json
 import re
 import sys
+import warnings
 from pathlib import Path
 
 from grader.submissions import files as submission
@@ -55,7 +58,7 @@ def load(path: Path) -> tuple[str, bytes]:
     return source, source.encode("utf-8")
 
 
-def _cell_text(cell: dict) -> str:
+def _cell_text(cell) -> str:
     src = cell.get("source", "")
     if isinstance(src, list) and all(isinstance(s, str) for s in src):
         return "".join(src)
@@ -64,19 +67,30 @@ def _cell_text(cell: dict) -> str:
     raise NotebookError("a cell's source is neither text nor a list of lines")
 
 
+_transformer = None
+
+
 def _code(text: str) -> str:
-    lines = text.splitlines()
-    if lines and lines[0].lstrip().startswith("%%"):  # a cell magic: not Python
-        return "\n".join("# " + line for line in lines)
-    out = []
-    for line in lines:
-        stripped = line.lstrip()
-        if stripped.startswith(("!", "%")):
-            indent = line[: len(line) - len(stripped)]
-            out.append(f"{indent}pass  # {stripped}")
-        else:
-            out.append(line)
-    return "\n".join(out)
+    """A cell as IPython runs it: IPython's own input transformer turns magics and shell
+    escapes into calls of get_ipython() (`%time r = f()` is
+    `get_ipython().run_line_magic('time', 'r = f()')`), which a worker answers
+    (grader.sandbox.magics: code a magic times runs, a shell escape is skipped with a note).
+    The result has the cell's own number of lines, so that a line of the cell is a line of
+    the source (a cell magic's call is padded with blank lines)."""
+    global _transformer
+    if _transformer is None:
+        from IPython.core.inputtransformer2 import TransformerManager
+
+        _transformer = TransformerManager()
+    try:
+        out = _transformer.transform_cell(text)
+    except (SyntaxError, ValueError, IndexError):  # what Python itself will then report
+        out = text
+    want = len(text.splitlines())
+    lines = out.splitlines()
+    if len(lines) < want:
+        lines += [""] * (want - len(lines))
+    return "\n".join(lines)
 
 
 MAX_DEPTH = 64
@@ -94,26 +108,52 @@ def nesting(raw: bytes) -> int:
     return max(itertools.accumulate(map(int.__sub__, steps, itertools.repeat(1))), default=0)
 
 
+AGAIN = "save it again from Jupyter or Colab (File > Download > .ipynb)"
+HEADER = re.compile(r"^# In\[(\d+)\]$")
+"""The line that starts each code cell in the source made of a notebook (as nbconvert writes)."""
+
+
 def to_source(raw: bytes, name: str = "notebook.ipynb") -> str:
-    """The code cells of a notebook (nbformat 4) as one Python source, in order."""
-    again = "save it again from Jupyter or Colab (File > Download > .ipynb)"
+    """The code cells of a notebook as one Python source, in order, each after a `# In[N]`
+    line (N: the cell's place among all the notebook's cells), each as IPython runs it."""
+    import nbformat
+
     if nesting(raw) > MAX_DEPTH:
         raise NotebookError(
             f"{name} nests lists or objects more than {MAX_DEPTH} levels deep, which no "
-            f"notebook does; {again}"
+            f"notebook does; {AGAIN}"
         )
     try:
         doc = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise NotebookError(f"{name} is not a notebook (not JSON: {exc}); {again}") from None
+    except UnicodeDecodeError as exc:
+        raise NotebookError(f"{name} is not UTF-8 text ({exc.reason}); {AGAIN}") from None
+    except ValueError as exc:
+        raise NotebookError(f"{name} is not a notebook (not JSON: {exc}); {AGAIN}") from None
     except (RecursionError, MemoryError):
-        raise NotebookError(f"{name} is too large or too deeply nested to read; {again}") from None
-    cells = doc.get("cells") if isinstance(doc, dict) else None
+        raise NotebookError(f"{name} is too large or too deeply nested to read; {AGAIN}") from None
+    if not isinstance(doc, dict) or type(doc.get("nbformat")) is not int:
+        raise NotebookError(f"{name} is not a notebook (no nbformat version); {AGAIN}")
+    doc = nbformat.from_dict(doc)
+    if doc["nbformat"] < 4:  # nbformat 3 keeps its cells in worksheets
+        try:
+            doc = nbformat.convert(doc, 4)
+        except Exception as exc:
+            raise NotebookError(f"{name} is an old notebook ({_short(exc)}); {AGAIN}") from None
+    cells = doc.get("cells")
     if not isinstance(cells, list):
+        raise NotebookError(f"{name} has no list of cells; {AGAIN}")
+    try:
+        with warnings.catch_warnings():  # cells without ids (nbformat 4.4 and older) are fine
+            warnings.simplefilter("ignore")
+            nbformat.validate(doc, relax_add_props=True)
+    except nbformat.ValidationError as exc:
+        path = list(getattr(exc, "absolute_path", ()) or ())
+        where = f", cell {path[1] + 1}" if path[:1] == ["cells"] and len(path) > 1 else ""
         raise NotebookError(
-            f"{name} has no list of cells; save it again from Jupyter or "
-            f"Colab (File > Download > .ipynb)"
-        )
+            f"{name}{where} is not a valid notebook ({_short(exc.message)}); {AGAIN}"
+        ) from None
+    except Exception:  # a validator that cannot run here: the cells are read anyway
+        pass
     parts = []
     for i, cell in enumerate(cells, start=1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
@@ -123,6 +163,57 @@ def to_source(raw: bytes, name: str = "notebook.ipynb") -> str:
         except NotebookError as exc:
             raise NotebookError(f"{name}, cell {i}: {exc}") from None
     return "\n\n".join(parts) + "\n"
+
+
+def _short(exc) -> str:
+    text = str(exc).strip().splitlines()
+    return (text[0] if text else type(exc).__name__)[:200]
+
+
+def cell_of(source: str, line: int) -> tuple[int, int] | None:
+    """(cell, line in that cell) of a line of a source made by to_source, None before the first
+    cell (or past the end)."""
+    lines = source.splitlines()
+    if not 1 <= line <= len(lines):
+        return None
+    for k in range(line - 1, -1, -1):
+        found = HEADER.match(lines[k])
+        if found:
+            return int(found.group(1)), line - 1 - k
+    return None
+
+
+_FRAME = re.compile(r'^(?P<pre>\s*File ")(?P<f>[^"]+)(?P<mid>", line )(?P<n>\d+)(?P<rest>.*)$')
+_AT = re.compile(r"(?P<f>[\w.-]+\.py), (?P<word>line|baris) (?P<n>\d+)")
+
+
+def relocate_frames(lines: list[str], source: str, py_name: str, nb_name: str) -> list[str]:
+    """Traceback lines of the worker's copy (`File "x.py", line 30, in f`) as lines of the
+    notebook the student has (`File "x.ipynb", cell 5, line 3, in f`)."""
+    out = []
+    for text in lines:
+        m = _FRAME.match(text)
+        where = cell_of(source, int(m.group("n"))) if m and m.group("f") == py_name else None
+        if m and where:
+            cell, n = where
+            text = f'{m.group("pre")}{nb_name}", cell {cell}, line {n}{m.group("rest")}'
+        out.append(text)
+    return out
+
+
+def relocate_text(text: str, source: str, py_name: str, nb_name: str) -> str:
+    """A message's `x.py, line 30` (or `baris 30`) as `x.ipynb, cell 5, line 3`, and other
+    mentions of x.py as the notebook."""
+
+    def at(m):
+        where = cell_of(source, int(m.group("n"))) if m.group("f") == py_name else None
+        if not where:
+            return m.group(0)
+        cell, n = where
+        sel = "sel" if m.group("word") == "baris" else "cell"
+        return f"{nb_name}, {sel} {cell}, {m.group('word')} {n}"
+
+    return _AT.sub(at, text).replace(py_name, nb_name)
 
 
 # --- starters ------------------------------------------------------------------------------
@@ -147,13 +238,32 @@ def _lines(text: str) -> list[str]:
     return [line + "\n" for line in lines[:-1]] + lines[-1:]
 
 
+SETUP = """\
+# Penilai / the grader. Di Colab, isi REPO dengan URL repositori kursusmu lalu jalankan sel ini.
+# In Colab, set REPO to your course repository's URL, then run this cell.
+REPO = ""
+import os, pathlib, sys
+_here = pathlib.Path.cwd()
+_root = next((p for p in (_here, *_here.parents) if (p / "exercises" / "ORDER").is_file()), None)
+if _root is None and REPO and "google.colab" in sys.modules:  # the course, and hypothesis
+    !git clone -q {REPO} /content/course
+    %pip install -q hypothesis
+    _root = pathlib.Path("/content/course")
+    os.chdir(_root / "notebooks")
+if _root is not None and str(_root) not in sys.path:
+    sys.path.insert(0, str(_root))
+import grader"""
+"""The first cell of a notebook starter: the grader of the course the notebook is in (Jupyter,
+VS Code), or in Colab the course cloned (one line) with the one package Colab lacks."""
+
+
 def starter(py_source: str, exercise_id: str) -> dict:
     """A notebook with the .py starter's text: its docstring as markdown, then a code cell per
     top-level block (imports, each function or class), then how to grade it."""
     tree = ast.parse(py_source)
     lines = py_source.splitlines()
     body = list(tree.body)
-    cells = []
+    cells = [_codecell(SETUP)]
     doc = ast.get_docstring(tree, clean=True)
     if doc and body and isinstance(body[0], ast.Expr):
         cells.append(_markdown(doc))
@@ -180,13 +290,13 @@ def starter(py_source: str, exercise_id: str) -> dict:
             cells.append(_codecell(text))
     cells.append(
         _markdown(
-            "**Menilai / grading.** Simpan notebook ini sebagai "
-            f"`{exercise_id}.ipynb` di folder kerjamu, lalu jalankan sel di bawah. / Save this "
-            f"notebook as `{exercise_id}.ipynb` in your working folder, then run the cell below. "
-            "(Colab: see docs/students.md, section *Notebooks and Colab*.)"
+            "**Menilai / grading.** Jalankan sel di bawah: penilai menilai notebook ini (yang "
+            "tersimpan, atau di Colab sel-sel yang sudah dijalankan) dan menampilkan hasilnya di "
+            "sini. / Run the cell below: the grader grades this notebook (as saved, or in Colab "
+            "the cells you ran) and shows the report here."
         )
     )
-    cells.append(_codecell(f"!python -m grader check {exercise_id} --submission ."))
+    cells.append(_codecell(f'grader.check("{exercise_id}")'))
     return {
         "cells": cells,
         "metadata": {

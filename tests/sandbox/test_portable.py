@@ -5,6 +5,9 @@ their outcomes. The cases it cannot contain are skipped, each with the reason do
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import time
 
 import pytest
 from conftest import SOLUTIONS, by_id
@@ -48,6 +51,32 @@ def portable_sandbox():
             os.environ.pop(portable.ENV, None)
         else:
             os.environ[portable.ENV] = old
+
+
+def test_a_worker_that_floods_its_pipe_costs_the_grader_a_bounded_buffer():
+    """The reader thread reads at most PipeChannel.AHEAD ahead of the grader: a worker that
+    writes 64 MiB at once blocks on its pipe instead of filling the grader's memory."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import sys; sys.stdout.buffer.write(b'x' * (64 << 20))"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        bufsize=0,
+    )
+    channel = portable.PipeChannel(proc)
+    try:
+        deadline = time.monotonic() + 10
+        while len(channel.buffer) < channel.AHEAD and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.3)  # time enough to read far more, were it not bounded
+        assert channel.AHEAD <= len(channel.buffer) <= channel.AHEAD + (1 << 16)
+        view = memoryview(bytearray(1 << 16))
+        channel.settimeout(5)
+        assert channel.recv_into(view, len(view)) == len(view) and view[0] == ord("x")
+        assert proc.poll() is None  # still blocked on its pipe
+    finally:
+        channel.close()
+    assert proc.wait(timeout=20) == 0  # after close, the rest is drained, unread
+    assert len(channel.buffer) == 0
 
 
 def test_mode_is_chosen_by_the_environment_and_the_platform(monkeypatch):

@@ -11,42 +11,65 @@ from conftest import EXERCISES, ROOT, SOLUTIONS, by_id
 from grader.submissions import notebook
 
 
-def as_notebook(py_source: str, exercise_id: str) -> str:
-    """The .py text as a student's notebook: the starter's cells, plus Colab-style extras."""
+def as_notebook(py_source: str, exercise_id: str, extra: list[str] = ()) -> str:
+    """The .py text as a student's notebook: the starter's cells, plus Colab-style extras (a
+    shell escape, a magic that cannot run in a worker, a timed cell), then `extra` cells."""
     nb = notebook.starter(py_source, exercise_id)
     nb["cells"].insert(0, notebook._codecell("!pip install -q torch\n%load_ext autoreload"))
-    nb["cells"].insert(2, notebook._codecell("%%time\nthis is not python"))
+    nb["cells"].insert(2, notebook._codecell("%%time\n_warm = 1 + 1"))
+    nb["cells"] += [notebook._codecell(text) for text in extra]
     return notebook.dumps(nb)
 
 
-def test_code_cells_in_order_with_shell_and_magic_lines_skipped():
-    nb = {
-        "cells": [
-            {"cell_type": "markdown", "source": ["# title"]},
-            {"cell_type": "code", "source": ["!pip install x\n", "import torch\n"]},
-            {"cell_type": "code", "source": "def f(x):\n    %time y = 1\n    return x"},
-            {"cell_type": "code", "source": ["%%bash\n", "ls -l\n"]},
-        ]
+def document(*cells: dict) -> bytes:
+    return json.dumps(
+        {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": list(cells)}
+    ).encode()
+
+
+def code(source) -> dict:
+    return {
+        "cell_type": "code",
+        "metadata": {},
+        "outputs": [],
+        "execution_count": None,
+        "source": source,
     }
-    source = notebook.to_source(json.dumps(nb).encode())
+
+
+def test_cells_run_as_ipython_runs_them_with_their_lines_kept():
+    raw = document(
+        {"cell_type": "markdown", "metadata": {}, "source": ["# title"]},
+        code(["!pip install x\n", "import torch\n"]),
+        code("def f(x):\n    %time y = 1\n    return x"),
+        code(["%%bash\n", "ls -l\n", "pwd\n"]),
+        code("%timeit -n 3 -r 1 f(2)\nz = f(3)"),
+    )
+    source = notebook.to_source(raw)
     compile(source, "nb.py", "exec")
-    assert "pass  # !pip install x" in source and "    pass  # %time y = 1" in source
-    assert "# title" not in source and "# ls -l" in source
-    assert source.index("import torch") < source.index("def f(x):")
+    assert "get_ipython().system('pip install x')" in source
+    assert "    get_ipython().run_line_magic('time', 'y = 1')" in source
+    assert "get_ipython().run_cell_magic('bash', '', 'ls -l\\npwd\\n')" in source
+    assert "# title" not in source and source.index("import torch") < source.index("def f(x):")
+    lines = source.splitlines()
+    # every cell keeps its own lines: line k of cell N is k lines below its `# In[N]`
+    assert notebook.cell_of(source, lines.index("z = f(3)") + 1) == (5, 2)
+    assert notebook.cell_of(source, lines.index("import torch") + 1) == (2, 2)
+    assert notebook.cell_of(source, lines.index("# In[5]") - 1) == (4, 3)  # the %%bash end
 
 
 @pytest.mark.parametrize(
     "raw, why",
     [
         (b"{not json", "not JSON"),
-        (b"[]", "no list of cells"),
-        (b'{"cells": [{"cell_type": "code", "source": 3}]}', "cell 1"),
+        (b"[]", "no nbformat version"),
+        (document(code(3)), "cell 1 is not a valid notebook"),
     ],
 )
 def test_unreadable_notebook_is_named_with_the_fix(raw, why):
     with pytest.raises(notebook.NotebookError, match=why) as info:
         notebook.to_source(raw, "custom_sigmoid.ipynb")
-    assert "custom_sigmoid.ipynb" in str(info.value)
+    assert "custom_sigmoid.ipynb" in str(info.value) and "save it again" in str(info.value)
 
 
 def test_unreadable_notebook_fails_its_exercise_with_a_message(grade_files):
@@ -80,6 +103,47 @@ def test_notebook_grades_the_same_as_the_py(grade_files, source):
     assert [(c.id, c.status, c.points) for c in nb.checks] == [
         (c.id, c.status, c.points) for c in py.checks
     ]
+
+
+TIMED = [
+    "%time r = grad_twice(torch.tensor([1.0, 2.0]))",
+    "%%time\ns = grad_twice(torch.tensor([0.5]))\nprint(s)",
+    "%timeit -n 1 -r 1 grad_twice(torch.tensor([3.0]))\nprint(r[0] + s[0].sum())",
+]
+"""Cells that use what a magic ran: a notebook whose %time lines were skipped fails at import."""
+AS_PY = """
+r = grad_twice(torch.tensor([1.0, 2.0]))
+s = grad_twice(torch.tensor([0.5]))
+print(s)
+grad_twice(torch.tensor([3.0]))
+print(r[0] + s[0].sum())
+"""
+
+
+def test_a_notebook_with_magics_grades_like_the_same_code_in_a_py(grade_files):
+    key = (SOLUTIONS / "retain_graph.py").read_text()
+    py = by_id(grade_files({"retain_graph.py": key + AS_PY}, ids=["retain_graph"]))
+    nb = by_id(
+        grade_files(
+            {"retain_graph.ipynb": as_notebook(key, "retain_graph", TIMED)}, ids=["retain_graph"]
+        )
+    )
+    py, nb = py["retain_graph"], nb["retain_graph"]
+    assert py.status == "passed" and py.score == py.max_score, py.message
+    assert (nb.status, nb.score) == (py.status, py.score), (nb.message, nb.checks)
+    assert [(c.id, c.status) for c in nb.checks] == [(c.id, c.status) for c in py.checks]
+
+
+def test_a_failing_cell_is_named_by_its_cell_and_line(grade_files):
+    key = (SOLUTIONS / "retain_graph.py").read_text()
+    text = as_notebook(key, "retain_graph", ["x = 1\n%time y = grad_twice(undefined_name)"])
+    cells = json.loads(text)["cells"]
+    ex = by_id(grade_files({"retain_graph.ipynb": text}, ids=["retain_graph"]))["retain_graph"]
+    assert ex.status == "error" and ex.score == 0
+    where = f'File "retain_graph.ipynb", cell {len(cells)}, line 2'
+    assert any(line.startswith(where) for line in ex.traceback), ex.traceback
+    assert "retain_graph.ipynb" in ex.message.en and "retain_graph.py" not in ex.message.en
+    assert "NameError" in ex.message.en
 
 
 def test_a_py_and_a_notebook_of_the_same_exercise_are_ambiguous(grade_files):

@@ -1,0 +1,75 @@
+"""grader.check() in a real Jupyter kernel (nbclient runs a notebook that calls it): the notebook
+being worked on is graded through the sandbox and the report is shown inline as HTML."""
+
+from __future__ import annotations
+
+import shutil
+
+import nbformat
+import pytest
+from conftest import ROOT, SOLUTIONS
+from nbclient import NotebookClient
+
+from grader.cli import jupyter
+
+
+@pytest.fixture
+def course(tmp_path):
+    """A student's copy of the course: exercises/ and config.yaml, and a notebooks/ folder."""
+    shutil.copytree(ROOT / "exercises", tmp_path / "exercises")
+    shutil.copy(ROOT / "config.yaml", tmp_path / "config.yaml")
+    (tmp_path / "notebooks").mkdir()
+    return tmp_path
+
+
+def run(path, cells: list[str]) -> list[dict]:
+    """Write cells as the notebook `path`, run it in a kernel in its folder; the last cell's
+    outputs."""
+    setup = f"import sys\nsys.path.insert(0, {str(ROOT)!r})\nimport grader"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in [setup, *cells]])
+    nbformat.write(nb, str(path))
+    client = NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    )
+    client.execute()
+    return nb.cells[-1].outputs
+
+
+def html_of(outputs: list[dict]) -> str:
+    shown = [o["data"]["text/html"] for o in outputs if "text/html" in o.get("data", {})]
+    assert shown, outputs
+    return shown[-1]
+
+
+def test_check_grades_the_saved_notebook_and_shows_the_report_inline(course):
+    key = (SOLUTIONS / "retain_graph.py").read_text()
+    wrong = "def grad_twice(x):\n    return torch.zeros_like(x), torch.zeros_like(x)"
+    cells = [key, wrong, "%time r = grad_twice(torch.tensor([1.0, 2.0]))\nprint(r)"]
+    page = html_of(run(course / "notebooks" / "retain_graph.ipynb", [*cells, CHECK]))
+    assert "retain_graph.ipynb" in page and "Total:" in page
+    assert "/7" in page and "Total: 7/7" not in page
+    assert "✘" in page and "0/2" in page  # grad_twice's check fails, named in the report
+    assert "grad_twice gives two equal gradients" in page
+
+
+CHECK = 'grader.check("retain_graph", lang="en")'
+
+
+def test_where_the_notebook_is_not_on_disk_the_cells_the_kernel_ran_are_graded(course):
+    """As in Colab: the notebook file is not where the kernel runs (here it has another name
+    and no front end says where it is)."""
+    key = (SOLUTIONS / "retain_graph.py").read_text()
+    page = html_of(run(course / "notebooks" / "Untitled.ipynb", [key, CHECK]))
+    assert "cell(s) this kernel ran" in page and "Total: 7/7" in page
+
+
+def test_in_a_worker_the_notebooks_own_grading_cell_does_nothing(monkeypatch):
+    monkeypatch.setenv(jupyter.IN_WORKER, "1")
+    assert jupyter.check("retain_graph") is None
+
+
+def test_outside_a_course_it_says_what_to_do(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    report = jupyter.check("retain_graph", lang="en")
+    assert report is not None and report.exit_code == 2
+    assert "exercises/ORDER" in report.text and "exercises/ORDER" in report._repr_html_()
