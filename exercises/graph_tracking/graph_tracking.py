@@ -12,6 +12,8 @@ Contoh pemakaian / usage:
     a, y = make_tracked(torch.tensor([2.0]))
     a.is_leaf, type(y.grad_fn).__name__      # True, 'AddBackward0'
     backward_nodes(y)      # ['AccumulateGrad', 'AddBackward0', 'MulBackward0']
+    backward_nodes(y * y)  # sama / the same: dua simpul MulBackward0, satu nama /
+                           # two MulBackward0 nodes, one name
     count_leaves(y)        # 1
 """
 
@@ -27,8 +29,12 @@ def make_tracked(x):
 
 
 def backward_nodes(out):
-    """ID: list terurut nama kelas simpul backward yang dapat dicapai dari out.grad_fn.
-    EN: the sorted list of class names of the backward nodes reachable from out.grad_fn.
+    """ID: list terurut nama kelas yang berbeda dari simpul backward yang dapat dicapai dari
+        out.grad_fn: setiap nama tepat sekali (tanpa duplikat), walaupun beberapa simpul
+        berbagi nama itu; [] jika out tidak punya grad_fn.
+    EN: the sorted list of the distinct class names of the backward nodes reachable from
+        out.grad_fn: each name exactly once (no duplicates), even when several nodes share it;
+        [] when out has no grad_fn.
     """
     raise NotImplementedError("backward_nodes belum diimplementasikan / "
                               "backward_nodes is not implemented yet")

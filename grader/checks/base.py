@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from grader.common import textform
 from grader.specs.model import Check, Exercise, Text
 
 
@@ -120,6 +121,11 @@ class Kind:
         ask for at this example, whatever the answer: what a students' release records in place
         of the reference code (grader.grading.recorded). Kinds that compare with no reference (the
         student's own Jacobian, side effects, a static scan) record nothing."""
+
+    def counterexample(self, check: Check, inputs: dict | None) -> str | None:
+        """The failing example as a report shows it under the message: the drawn inputs, and
+        whatever else a student needs to build the failing case again (a scenario's setup)."""
+        return textform.counterexample(check, inputs)
 
     def frame(self, ctx: Judging, verdict: Verdict) -> Verdict:
         """A shared verdict (the code raised, a forbidden call) with what this kind adds to

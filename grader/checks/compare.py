@@ -24,7 +24,9 @@ DEFAULT_TOLERANCES = {
 @dataclass
 class Mismatch:
     kind: str
-    """type, structure, shape, dtype, nonfinite or value."""
+    """type, structure, items, shape, dtype, nonfinite or value. items: two structures of the
+    same kind that differ in length or keys; got and want hold them (the decoded result and
+    the expected value) for the message to quote."""
     where: str
     """Which part of the result: `result`, `result[1]`, `result["W1"]`."""
     got: object = None
@@ -65,13 +67,12 @@ def compare(
     if isinstance(expected, torch.Tensor):
         return _tensor(actual, expected, tolerances, values, where)
     if isinstance(expected, tuple):
-        if not isinstance(actual, (tuple, list)) or len(actual) != len(expected):
-            got = (
-                f"{type_name(actual)} of {len(actual)}"
-                if isinstance(actual, (tuple, list))
-                else type_name(actual)
+        if not isinstance(actual, (tuple, list)):
+            return Mismatch(
+                "structure", where, got=type_name(actual), want=f"tuple of {len(expected)}"
             )
-            return Mismatch("structure", where, got=got, want=f"tuple of {len(expected)}")
+        if len(actual) != len(expected):
+            return Mismatch("items", where, got=actual, want=expected)
         for i, (a, e) in enumerate(zip(actual, expected)):
             found = compare(a, e, tolerances=tolerances, values=values, where=f"{where}[{i}]")
             if found:
@@ -86,7 +87,7 @@ def compare(
                 want="dict with keys " + ", ".join(map(repr, expected)),
             )
         if set(actual) != set(expected):
-            return Mismatch("structure", where, got=sorted(actual), want=sorted(expected))
+            return Mismatch("items", where, got=actual, want=expected)
         for key, e in expected.items():
             found = compare(
                 actual[key], e, tolerances=tolerances, values=values, where=f'{where}["{key}"]'

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
+import torch
+
 from grader.checks.compare import Mismatch
+from grader.common.wire import Opaque, TensorFacts
 from grader.specs.model import Text
 
 
@@ -43,6 +48,8 @@ def mismatch(m: Mismatch, fn: str) -> Text:
             got=m.got,
             want=m.want,
         )
+    if m.kind == "items":
+        return items(where, m.got, m.want)
     if m.kind == "shape":
         return both(
             "{w}: shape {got}, seharusnya {want}.",
@@ -257,3 +264,247 @@ def overloaded(fn: str, limit: float) -> Text:
         fn=fn,
         t=limit,
     )
+
+
+# Structures a check compares (lists, tuples, dicts): both values, or where they part.
+
+SHOWN = 160
+"""Characters one value quoted in a message may take; a longer one is cut (…), and a message
+about a longer structure names the first item that differs instead of both values."""
+
+
+def shown(v, limit: int = SHOWN) -> str:
+    """A compared value as short Python-like text, safe to print: strings go through repr (which
+    escapes control characters, lone surrogates and bidirectional overrides), tensors show their
+    shape, values the worker could not send their type; cut to `limit` characters."""
+    text = _render(v, limit, 0)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _render(v, budget: int, depth: int) -> str:
+    if isinstance(v, TensorFacts):
+        return f"tensor(shape={list(v.data.shape)})"
+    if isinstance(v, torch.Tensor):
+        return f"tensor(shape={list(v.shape)})"
+    if isinstance(v, Opaque):
+        return f"<{v.type_name}>"
+    if isinstance(v, str):
+        return repr(v[:budget]) + ("…" if len(v) > budget else "")
+    if v is None or isinstance(v, (bool, int, float)):
+        return repr(v)
+    if isinstance(v, (list, tuple, dict)):
+        if depth > 8:
+            return "…"
+        brackets = {list: "[]", tuple: "()", dict: "{}"}[_shape(v)]
+        opening, closing = brackets[0], brackets[1]
+        parts: list[str] = []
+        used = 0
+        for item in v.items() if isinstance(v, dict) else v:
+            if used > budget:
+                parts.append("…")
+                break
+            if isinstance(v, dict):
+                part = (
+                    f"{_render(item[0], budget, depth + 1)}: {_render(item[1], budget, depth + 1)}"
+                )
+            else:
+                part = _render(item, budget, depth + 1)
+            parts.append(part)
+            used += len(part) + 2
+        body = ", ".join(parts) + ("," if isinstance(v, tuple) and len(v) == 1 else "")
+        return opening + body + closing
+    return f"<{type(v).__name__}>"
+
+
+def _shape(v) -> type:
+    return dict if isinstance(v, dict) else tuple if isinstance(v, tuple) else list
+
+
+def exact(v) -> bool:
+    """Plain, and without floats: values that equal each other exactly or not at all."""
+    if isinstance(v, (list, tuple)):
+        return all(exact(x) for x in v)
+    if isinstance(v, dict):
+        return all(exact(x) for x in v.values())
+    return v is None or isinstance(v, (bool, int, str))
+
+
+def _hashable(v):
+    if isinstance(v, (list, tuple)):
+        return (type(v).__name__, tuple(_hashable(x) for x in v))
+    if isinstance(v, dict):
+        return ("dict", tuple((k, _hashable(x)) for k, x in v.items()))
+    return v
+
+
+def _times(n: int) -> Text:
+    if n == 1:
+        return Text(id="1 kali", en="once")
+    return both("{n} kali", "{n} times", n=n)
+
+
+def _listed(values: list) -> str:
+    """Items for a sentence, cut after a few."""
+    head = ", ".join(shown(v, 60) for v in values[:6])
+    return head + (f", … ({len(values) - 6} more)" if len(values) > 6 else "")
+
+
+def _counts(got: list, want: list) -> list[Text]:
+    """What is missing and what is extra, item by item (items that compare exactly only)."""
+    g = Counter(_hashable(x) for x in got)
+    w = Counter(_hashable(x) for x in want)
+    first = {}
+    for x in list(want) + list(got):
+        first.setdefault(_hashable(x), x)
+    out = []
+    missing = [first[k] for k in w if g[k] == 0]
+    extra = [first[k] for k in g if w[k] == 0]
+    fewer = [(first[k], g[k], w[k]) for k in w if 0 < g[k] < w[k]]
+    more = [(first[k], g[k], w[k]) for k in g if g[k] > w[k] > 0]
+    if missing:
+        out.append(both("Tidak ada: {x}.", "Missing: {x}.", x=_listed(missing)))
+    if extra:
+        out.append(both("Berlebih: {x}.", "Extra: {x}.", x=_listed(extra)))
+    for x, n, m in (more + fewer)[:6]:
+        out.append(
+            both(
+                "{x} muncul {n}, seharusnya {m}.",
+                "{x} appears {n}; expected {m}.",
+                x=shown(x, 60),
+                n=_times(n),
+                m=_times(m),
+            )
+        )
+    if more and len(w) == sum(w.values()):
+        out.append(
+            both(
+                "Hasilmu mengulang item, sedangkan yang diharapkan memuat setiap item tepat "
+                "sekali (tanpa duplikat).",
+                "Yours repeats items, while the expected value holds each item exactly once (no "
+                "duplicates).",
+            )
+        )
+    if not (missing or extra or more or fewer) and list(got) != list(want):
+        order = (
+            both("; yang diharapkan terurut", "; the expected ones are sorted")
+            if _is_sorted(want)
+            else Text(id="", en="")
+        )
+        out.append(
+            both(
+                "Itemnya sama, tetapi urutannya lain{s}.",
+                "The same items, in another order{s}.",
+                s=order,
+            )
+        )
+    return out
+
+
+def _is_sorted(v: list) -> bool:
+    try:
+        return list(v) == sorted(v)
+    except TypeError:
+        return False
+
+
+def _first_difference(got, want, same) -> object:
+    """The index (a key, for dicts) of the first item that differs, or None."""
+    if isinstance(want, dict):
+        for k in want:
+            if k in got and not same(got[k], want[k]):
+                return k
+        return None
+    for i in range(max(len(got), len(want))):
+        if i >= len(got) or i >= len(want) or not same(got[i], want[i]):
+            return i
+    return None
+
+
+def _at(key) -> str:
+    return f"[{key!r}]" if isinstance(key, str) else f"[{key}]"
+
+
+def _item(v, key) -> Text:
+    if isinstance(v, dict):
+        if key not in v:
+            return Text(id="(tidak ada)", en="(none)")
+        return Text(id=shown(v[key], 60), en=shown(v[key], 60))
+    if key >= len(v):
+        return Text(id="(tidak ada: list berakhir)", en="(none: the list ends)")
+    return Text(id=shown(v[key], 60), en=shown(v[key], 60))
+
+
+def items(label: str | Text, got, want, *, first=None, detail: Text | None = None) -> Text:
+    """Two structures (list, tuple, dict) that differ in size, keys or an item, for a message
+    that begins with `label` ("fn: result"): both values when they are short, else their sizes
+    and the first item that differs (index, both items); and, where the items compare exactly,
+    what is missing and what is extra (an item repeated, another order). `first`: the index or
+    key of the first item that differs, as the caller's comparison found it (with its
+    tolerances); `detail`: the caller's own sentence about that item (a value error with its
+    tolerance), said instead of the plain one."""
+    label = label if isinstance(label, Text) else Text(id=label, en=label)
+    g, w = shown(got), shown(want)
+    brief = len(g) < SHOWN and len(w) < SHOWN
+    if brief:
+        parts = [both("{l} = {g}, seharusnya {w}.", "{l} = {g}; expected {w}.", l=label, g=g, w=w)]
+    else:
+        parts = [
+            both(
+                "{l} berbeda dari yang diharapkan.", "{l} differs from what is expected.", l=label
+            )
+        ]
+    is_dict = isinstance(want, dict)
+    if not isinstance(got, (list, tuple, dict)) or isinstance(got, dict) != is_dict:
+        if not brief:
+            parts.append(both("Hasilmu: {g}.", "Yours: {g}.", g=g))
+        parts.append(
+            both(
+                "Seharusnya {k} berisi {n} item.",
+                "Expected {k} of {n} items.",
+                k=Text(id="dict", en="a dict") if is_dict else Text(id="list", en="a list"),
+                n=len(want),
+            )
+        )
+        return _join(parts)
+    if is_dict:
+        missing = [k for k in want if k not in got]
+        extra = [k for k in got if k not in want]
+        if missing:
+            parts.append(
+                both("Kunci yang tidak ada: {k}.", "Missing key(s): {k}.", k=_listed(missing))
+            )
+        if extra:
+            parts.append(both("Kunci berlebih: {k}.", "Extra key(s): {k}.", k=_listed(extra)))
+    elif len(got) != len(want):
+        parts.append(
+            both(
+                "Hasilmu berisi {g} item, seharusnya {w}.",
+                "Yours has {g} item{s}; expected {w}.",
+                g=len(got),
+                w=len(want),
+                s="" if len(got) == 1 else "s",
+            )
+        )
+    exactly = exact(got) and exact(want)
+    if first is None and exactly:
+        first = _first_difference(got, want, lambda a, b: _hashable(a) == _hashable(b))
+    if detail is not None:
+        parts.append(detail)
+    elif first is not None and not (brief and len(got) != len(want)):
+        if not is_dict or first in got:
+            parts.append(
+                both(
+                    "Item pertama yang berbeda, {at}: hasilmu {g}, seharusnya {w}.",
+                    "First difference at {at}: yours {g}, expected {w}.",
+                    at=_at(first),
+                    g=_item(got, first),
+                    w=_item(want, first),
+                )
+            )
+    if exactly and not is_dict:
+        parts += _counts(list(got), list(want))
+    return _join(parts)
+
+
+def _join(parts: list[Text]) -> Text:
+    return Text(id=" ".join(p.id for p in parts), en=" ".join(p.en for p in parts))

@@ -23,12 +23,15 @@ called on the objects named in `call`; optionally `backward` runs from the resul
 
 from __future__ import annotations
 
+import re
+import textwrap
+
 import torch
 
 from grader.checks import effects
 from grader.checks.base import Judging, Kind, Verdict
 from grader.checks.compare import compare
-from grader.checks.messages import both, mismatch
+from grader.checks.messages import both, exact, items, mismatch, shown
 from grader.common import wire
 from grader.common.wire import Opaque, TensorFacts
 from grader.sandbox.probes import StudentError, describe
@@ -37,6 +40,12 @@ from grader.specs.model import TensorArg, Text
 from grader.specs.refs import SpecBug
 
 FLAGS = ("requires_grad", "is_leaf", "grad_fn", "node_returns")
+IMPORTS = {
+    "math": "import math",
+    "nn": "from torch import nn",
+    "F": "import torch.nn.functional as F",
+}
+"""What a setup may use beside torch (probe.NAMESPACE), imported where a shown setup uses it."""
 
 
 class Scenario(Kind):
@@ -125,6 +134,12 @@ class Scenario(Kind):
     def prepare(self, ctx):
         ctx.remember("scenario", lambda: expected(ctx.check, ctx.inputs))
 
+    def counterexample(self, check, inputs):
+        drawn = super().counterexample(check, inputs)
+        if drawn is None or not check.options.get("setup"):
+            return drawn
+        return drawn + "\n" + rebuilt(check)
+
     def judge(self, ctx: Judging, reply, values):
         want = ctx.remember("scenario", lambda: expected(ctx.check, ctx.inputs))
         got = values["data"]
@@ -134,15 +149,70 @@ class Scenario(Kind):
         if "exception" in want:
             if got.get("exception") != want["exception"]:
                 return Verdict(
-                    "failed", _exception_text(fn, got.get("exception"), want["exception"])
+                    "failed",
+                    _with_setup(
+                        _exception_text(fn, got.get("exception"), want["exception"]), ctx.check
+                    ),
                 )
         for name in want:
             if name in ("exception", probe.EFFECTS):
                 continue
             found = _diff(got.get(name), want[name], name, ctx)
             if found is not None:
-                return Verdict("failed", found)
-        return effects.scenario_changes(ctx, got.get(probe.EFFECTS), want.get(probe.EFFECTS))
+                return Verdict("failed", _with_setup(found, ctx.check))
+        changed = effects.scenario_changes(ctx, got.get(probe.EFFECTS), want.get(probe.EFFECTS))
+        if changed is not None:
+            changed.message = _with_setup(changed.message, ctx.check)
+        return changed
+
+
+def rebuilt(check) -> str:
+    """Python that builds a failing case again from its drawn inputs (shown above it): the
+    check's setup as the spec writes it (released to students as written), then the call."""
+    opts = check.options
+    lines = [
+        f"{a.name}.requires_grad_(True)"
+        for a in check.args
+        if isinstance(a, TensorArg) and a.requires_grad
+    ]
+    source = textwrap.dedent(opts["setup"]).strip("\n")
+    lines += [line for name, line in IMPORTS.items() if re.search(rf"\b{name}\.", source)]
+    lines += source.splitlines()
+    made = f"setup({', '.join(a.name for a in check.args)})"
+    call = [str(n) for n in opts.get("call", [])]
+    up = opts.get("upstream") if opts.get("backward") else None
+    if len(call) == 1 and call[0].isidentifier() and not up:
+        lines.append(f"{call[0]} = {made}[{call[0]!r}]")
+        args = call[0]
+    else:
+        lines.append(f"made = {made}")
+        args = ", ".join(f"made[{n!r}]" for n in call) if call else "*made.values()"
+    if opts.get("backward"):
+        lines.append(f"result = {check.function}({args})")
+        grad = (
+            f"made[{up!r}].reshape(result.shape).to(result.dtype)"
+            if up
+            else "torch.ones_like(result)"
+        )
+        lines.append(f"result.backward({grad})")
+    else:
+        lines.append(f"{check.function}({args})")
+    return "\n".join(lines)
+
+
+def built(check) -> Text | None:
+    """What a message of a check with a setup says of the objects the function ran on."""
+    if not check.options.get("setup"):
+        return None
+    call = ", ".join(str(n) for n in check.options.get("call", []))
+    return both(
+        "({fn} dipanggil pada {c}, yang dibangun setup pemeriksaan ini dari input yang gagal: "
+        "kode setup dan pemanggilannya ada di bawah input itu.)",
+        "({fn} ran on {c}, which this check's setup built from the failing input: the setup's "
+        "code and the call are shown below that input.)",
+        fn=check.function,
+        c=call or Text(id="objek", en="the objects"),
+    )
 
 
 def expected(check, inputs: dict) -> dict:
@@ -170,6 +240,13 @@ def expected(check, inputs: dict) -> dict:
     return wire.Decoder({"tensors": enc.tensors}, b"".join(enc.blobs)).value(tree)
 
 
+def _with_setup(text: Text, check) -> Text:
+    said = built(check)
+    if said is None:
+        return text
+    return Text(id=f"{text.id} {said.id}", en=f"{text.en} {said.en}")
+
+
 def _exception_text(fn, got, want) -> Text:
     if want is None:
         return both(
@@ -195,11 +272,35 @@ def _exception_text(fn, got, want) -> Text:
 
 
 def _show(v) -> str:
-    if isinstance(v, TensorFacts):
-        return f"tensor(shape={list(v.data.shape)})"
-    if isinstance(v, Opaque):
-        return v.type_name
-    return repr(v)
+    return shown(_values(v))
+
+
+def _label(fn: str, where: str) -> Text:
+    """How a message names an observation: the result, or an object after the call."""
+    if where == "result" or where.startswith(("result[", "result.")):
+        return Text(id=f"{fn}: {where}", en=f"{fn}: {where}")
+    return both("{fn}: setelah pemanggilan, {w}", "{fn}: after the call, {w}", fn=fn, w=where)
+
+
+def _values(v):
+    """An observation as the values it holds: each object observed only by its value stands
+    for that value (lists, tuples and dicts of them kept), so a message can quote it."""
+    if isinstance(v, dict):
+        if _is_facets(v):
+            return _values(v["value"]) if set(v) == {"value"} else v
+        return {k: _values(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return type(v)(_values(x) for x in v)
+    return v
+
+
+def _quotable(v) -> bool:
+    """Values only (no tensor, no object observed by more than its value)."""
+    if isinstance(v, dict):
+        return not _is_facets(v) and all(_quotable(x) for x in v.values())
+    if isinstance(v, (list, tuple)):
+        return all(_quotable(x) for x in v)
+    return not isinstance(v, (TensorFacts, Opaque))
 
 
 def _diff(got, want, where: str, ctx: Judging) -> Text | None:
@@ -222,28 +323,33 @@ def _diff(got, want, where: str, ctx: Judging) -> Text | None:
         return None
     if isinstance(want, dict):
         if not isinstance(got, dict) or set(got) != set(want):
-            return _differs(fn, where, sorted(got) if isinstance(got, dict) else got, sorted(want))
+            return items(_label(fn, where), _values(got), _values(want))
         for key, w in want.items():
             text = _diff(got[key], w, f"{where}.{key}", ctx)
             if text is not None:
-                return text
+                return _item_text(fn, where, got, want, key, text)
         return None
     if isinstance(want, (list, tuple)):
         if not isinstance(got, (list, tuple)) or len(got) != len(want):
-            return both(
-                "{fn}: {w} berisi {g}, seharusnya {n} elemen.",
-                "{fn}: {w} holds {g}; expected {n} items.",
-                fn=fn,
-                w=where,
-                g=_count(got),
-                n=len(want),
-            )
+            return items(_label(fn, where), _values(got), _values(want))
         for i, (g, w) in enumerate(zip(got, want)):
             text = _diff(g, w, f"{where}[{i}]", ctx)
             if text is not None:
-                return text
+                return _item_text(fn, where, got, want, i, text)
         return None
     return _diff_leaf(got, want, where, ctx)
+
+
+def _item_text(fn: str, where: str, got, want, key, text: Text) -> Text:
+    """An item of a list or dict differs: a structure of values is quoted whole (or, when
+    long, where it parts), a float with the item's own message (its tolerance); a structure
+    of tensors says the item's message alone."""
+    gv, wv = _values(got), _values(want)
+    if not (_quotable(gv) and _quotable(wv)):
+        return text
+    item = wv[key]
+    detail = text if not exact(item) else None
+    return items(_label(fn, where), gv, wv, first=key, detail=detail)
 
 
 def _is_facets(d: dict) -> bool:
@@ -257,10 +363,6 @@ def _zero_if_none(grad, owner: dict, want: dict):
     if grad is None and isinstance(value, TensorFacts):
         return TensorFacts(data=torch.zeros_like(value.data))
     return grad
-
-
-def _count(v) -> str:
-    return f"{len(v)} item(s)" if isinstance(v, (list, tuple)) else _show(v)
 
 
 def _diff_leaf(got, want, where: str, ctx: Judging) -> Text | None:

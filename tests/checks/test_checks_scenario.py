@@ -9,8 +9,10 @@ import torch
 from conftest import EXERCISES, ROOT, find_check
 from inprocess import judge, probe
 
+from grader.checks import KINDS
 from grader.common.errors import SpecError
 from grader.loader import specfile
+from grader.sandbox.probes import scenario as scenario_probe
 from grader.specs import model as spec
 from grader.specs.refs import SpecBug
 
@@ -241,3 +243,108 @@ def test_the_answer_key_scores_full_marks_through_the_sandbox(grade_files):
     )
     (ex,) = result.exercises
     assert ex.status == "passed" and ex.score == ex.max_score
+
+
+GRAPH = specfile.load(EXERCISES / "graph_tracking" / "exercise.yaml")
+GRAPH_INPUTS = {
+    "a": torch.tensor([0.0], dtype=torch.float64),
+    "c": torch.tensor([0.0], dtype=torch.float64),
+    "k1": 0.0,
+    "k2": 0.0,
+    "k3": 1.0,  # out = (a * c) * a: two MulBackward0 nodes, one AccumulateGrad
+    "track": 0.0,
+}
+
+
+def _nodes(out):
+    seen, stack = [], [out.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.append(node)
+        stack.extend(n for n, _ in node.next_functions)
+    return seen
+
+
+def names_per_node(out):
+    return sorted(type(n).__name__ for n in _nodes(out))
+
+
+def test_a_list_of_another_length_is_quoted_whole_and_the_setup_named():
+    check = find_check(GRAPH, "backward_nodes")
+    verdict = judge(GRAPH, check, GRAPH_INPUTS, backward_nodes=names_per_node)
+    en, id_ = verdict.message.en, verdict.message.id
+    assert (
+        "backward_nodes: result = ['AccumulateGrad', 'MulBackward0', 'MulBackward0']; "
+        "expected ['AccumulateGrad', 'MulBackward0']." in en
+    )
+    assert "'MulBackward0' appears 2 times; expected once." in en
+    assert "item(s)" not in en
+    assert "backward_nodes ran on out, which this check's setup built from the failing input" in en
+    assert "seharusnya ['AccumulateGrad', 'MulBackward0']" in id_
+    assert "yang dibangun setup pemeriksaan ini dari input yang gagal" in id_
+
+
+def test_the_failing_input_shows_the_setup_and_the_call_and_they_run():
+    check = find_check(GRAPH, "backward_nodes")
+    shown = KINDS["scenario"].counterexample(check, GRAPH_INPUTS)
+    lines = shown.splitlines()
+    assert lines[0].startswith("a = tensor([0.0], dtype=float64), c = tensor(")
+    assert lines[1] == "def setup(a, c, k1, k2, k3, track):"
+    assert lines[-2:] == ["out = setup(a, c, k1, k2, k3, track)['out']", "backward_nodes(out)"]
+    # What follows the inputs builds the failing case again: the student's wrong list.
+    scope = dict(scenario_probe.NAMESPACE, **GRAPH_INPUTS, backward_nodes=names_per_node)
+    exec("\n".join(lines[1:-1]), scope)
+    assert eval(lines[-1], scope) == ["AccumulateGrad", "MulBackward0", "MulBackward0"]
+
+
+def test_every_shown_setup_of_the_course_runs_with_the_reference(exercises):
+    from grader.grading.examples import draw
+
+    ran = 0
+    for exercise in exercises.values():
+        for check in exercise.checks:
+            if check.kind != "scenario" or not check.options.get("setup"):
+                continue
+            inputs = draw(exercise, check, KINDS["scenario"], 1, seed=0)[0]
+            shown = KINDS["scenario"].counterexample(check, inputs).splitlines()[1:]
+            fn = check.function.split(".")[-1]
+            scope = {"torch": torch, **{k: _copy(v) for k, v in inputs.items()}}
+            scope[fn] = scenario_probe.define(check.options["reference"], fn, "test")
+            exec("\n".join(shown), scope)
+            ran += 1
+    assert ran >= 20
+
+
+def _copy(v):
+    return v.detach().clone() if isinstance(v, torch.Tensor) else v
+
+
+def test_a_scenario_without_setup_shows_its_inputs_alone(tmp_path):
+    ex = write_spec(tmp_path, EXCEPTION_CHECK)
+    shown = KINDS["scenario"].counterexample(ex.checks[0], {"x": torch.zeros(3)})
+    assert shown == "x = tensor([0.0, 0.0, 0.0], dtype=float32)"
+
+
+FLOATS_CHECK = """\
+- id: losses
+  kind: scenario
+  title: {id: t, en: t}
+  function: losses
+  points: 1
+  args:
+    x: {shape: [3]}
+  reference: |
+    def losses(x):
+        return [1.0, 2.0]
+  observe: {result: [value]}
+"""
+
+
+def test_a_float_item_that_differs_keeps_its_tolerance_beside_both_lists(tmp_path):
+    ex = write_spec(tmp_path, FLOATS_CHECK)
+    verdict = judge(ex, ex.checks[0], {"x": torch.zeros(3)}, losses=lambda x: [1.0, 2.5])
+    assert "losses: result = [1.0, 2.5]; expected [1.0, 2.0]." in verdict.message.en
+    assert "result[1].value" in verdict.message.en and "rtol=" in verdict.message.en
+    assert "seharusnya [1.0, 2.0]" in verdict.message.id

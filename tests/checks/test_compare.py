@@ -50,10 +50,14 @@ def test_structures_name_the_part():
     e = {"W1": torch.zeros(2), "b1": torch.zeros(1)}
     m = compare({"W1": facts(torch.zeros(2)), "b1": facts(torch.ones(1))}, e)
     assert m.where == 'result["b1"]'
-    assert compare({"W1": facts(torch.zeros(2))}, e).kind == "structure"
+    assert compare({"W1": facts(torch.zeros(2))}, e).kind == "items"  # a key is missing
     m = compare((facts(torch.zeros(2)), facts(torch.ones(2))), (torch.zeros(2), torch.zeros(2)))
     assert m.where == "result[1]"
     assert compare(facts(torch.zeros(2)), (torch.zeros(2), torch.zeros(2))).kind == "structure"
+    # Two structures of one kind that differ in size: both of them, for the message to quote.
+    got = [facts(torch.zeros(2))] * 3
+    m = compare(got, (torch.zeros(2), torch.zeros(2)))
+    assert m.kind == "items" and m.got is got and len(m.want) == 2
 
 
 def test_float32_tolerance_is_looser():
