@@ -163,4 +163,5 @@ def _result(d: dict) -> SubmissionResult:
         submission=d["submission"],
         environment=dict(d["environment"]),
         exercises=[_exercise(e) for e in d["exercises"]],
+        late=dict(d["late"]) if isinstance(d.get("late"), dict) else None,
     )

@@ -6,6 +6,7 @@ and grader version, no submission twice, and (when they are shards) every K of t
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from grader.batch import files as batchfile
@@ -90,9 +91,30 @@ def _check_shards(parts) -> None:
 
 
 def merge(*, folders: list[Path], out: Path) -> tuple[list[SubmissionResult], Manifest]:
-    """Combine shard folders and write the merged outputs to out."""
+    """Combine shard folders and write the merged outputs to out (the similarity report over
+    the whole class, where every folder kept what it compared)."""
     from grader.batch.run import write_outputs
 
     results, manifest = combine(folders)
-    write_outputs(Path(out), results, manifest)
+    write_outputs(Path(out), results, manifest, code=corpora(folders))
     return results, manifest
+
+
+def corpora(folders: list[Path]) -> dict | None:
+    """The shards' sources.json joined (their submissions together; starters and the course's
+    answers are the same in each); None where a folder has none (an older run)."""
+    from grader.batch.run import CORPUS_FORMAT, SOURCES
+
+    joined: dict | None = None
+    for folder in folders:
+        try:
+            code = json.loads((Path(folder) / SOURCES).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(code, dict) or code.get("format") != CORPUS_FORMAT:
+            return None
+        if joined is None:
+            joined = {**code, "submissions": dict(code["submissions"])}
+        else:
+            joined["submissions"].update(code["submissions"])
+    return joined

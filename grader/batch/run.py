@@ -8,22 +8,30 @@ inputs never reach an output: see conceal().
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
+import subprocess
+import tempfile
 import time
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
 
-from grader.batch import classroom
+from grader.batch import classroom, deadline
 from grader.batch import files as batchfile
 from grader.batch.files import Manifest
 from grader.batch.pool import Lost, Setup, Task, grade_all
 from grader.common import safetext
 from grader.common.errors import GraderError
+from grader.common.safetext import atomic_write
 from grader.loader.config import Config
 from grader.outcomes import classstats
 from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
 from grader.report import csvout, feedback, gradescope, junit, markdown
+from grader.report.classview import lms, page
+from grader.report.classview import similarity as alike
+from grader.report.statuswords import late_words
 from grader.specs.model import Exercise
 from grader.submissions import files as submission_mod
 from grader.submissions import notebook
@@ -32,6 +40,8 @@ NAME_CHARS = 300
 """A submission's id keeps its folder's whole name (at most 255 bytes on any file system)."""
 _SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 CSV, JUNIT, SUMMARY = "grades.csv", "junit.xml", "summary.md"
+SIMILARITY, SOURCES = "similarity.html", "sources.json"
+CORPUS_FORMAT = "grader-sources/1"
 
 
 @dataclass
@@ -242,16 +252,75 @@ def run(
     out: Path | None = None,
     on_result=None,
     target=None,
+    due: datetime | None = None,
+    policy: deadline.Policy | None = None,
 ) -> Batch:
     """Grade every submission of a class (or one shard of it) with hidden checks included.
 
     on_result(task, result, lost) is called as each submission finishes (lost is None unless
-    the grader failed). With out, the outputs are written there (see write_outputs).
+    the grader failed). With out, the outputs are written there (see write_outputs). With due
+    (a deadline), a submission that is a git repository is graded as of the commit the late
+    policy chooses (grader.batch.deadline), from a copy; its result says how late it is.
     """
+    with tempfile.TemporaryDirectory(prefix="grader-deadline-") as copies:
+        return _run(
+            submissions_dir=submissions_dir,
+            exercises=exercises,
+            config=config,
+            lang=lang,
+            root=root,
+            jobs=jobs,
+            shard=shard,
+            out=out,
+            on_result=on_result,
+            target=target,
+            due=due,
+            policy=policy or deadline.Policy(),
+            copies=Path(copies),
+        )
+
+
+def as_of(task: Task, due: datetime, policy: deadline.Policy, copies: Path, lateness: dict):
+    """The task to grade for a deadline: a copy of the chosen commit's files where the
+    submission is a git repository with commits (lateness[task.id] says which and how late),
+    else the task as it is."""
+    if task.path.is_symlink() or not deadline.is_repository(task.path):
+        return task
+    try:
+        late = deadline.judge(task.path, due, policy)
+        if late is None:
+            return task
+        copy = copies / str(len(lateness))
+        deadline.export(task.path, late.commit, copy)
+    except (OSError, ValueError, subprocess.SubprocessError):  # no commit, a broken repository
+        return task
+    lateness[task.id] = late
+    return Task(task.id, copy)
+
+
+def _run(
+    *,
+    submissions_dir,
+    exercises,
+    config,
+    lang,
+    root,
+    jobs,
+    shard,
+    out,
+    on_result,
+    target,
+    due,
+    policy,
+    copies,
+) -> Batch:
     started = time.monotonic()
     if out is not None:
         _apart(Path(submissions_dir), Path(out))
     tasks = take_shard(discover(submissions_dir), shard)
+    lateness: dict[str, deadline.Lateness] = {}
+    if due is not None:
+        tasks = [as_of(t, due, policy, copies, lateness) for t in tasks]
     setup = Setup(spec_paths=tuple(e.path for e in exercises), root=root, config=config)
     extra = {"target": target} if target is not None else {}
     results: dict[str, SubmissionResult] = {}
@@ -266,7 +335,8 @@ def run(
                 lost[task.id] = outcome
                 outcome = unfinished(task, outcome, exercises, config)
             # The id discover() chose names the result, told apart from every other's.
-            outcome = replace(outcome, submission=task.id)
+            late = lateness[task.id].as_dict() if task.id in lateness else None
+            outcome = replace(outcome, submission=task.id, late=late)
             results[task.id] = safetext.scrub(conceal(outcome))
             yield task
 
@@ -294,8 +364,55 @@ def run(
         regraded=[t.id for t in again],
     )
     if out is not None:
-        write_outputs(Path(out), batch.results, manifest)
+        write_outputs(
+            Path(out), batch.results, manifest, code=corpus(tasks, exercises, Path(root))
+        )
     return batch
+
+
+def corpus(tasks: list[Task], exercises: list[Exercise], root: Path) -> dict:
+    """What the similarity report compares (OUT/sources.json, so that merge can compare the
+    shards' submissions with each other): each submission's code per exercise (a notebook's
+    code cells), each starter, and the course's own answers (solutions/: the key and the
+    correct variants, where the teacher's repository has them), whose lines every answer may
+    share."""
+    sources: dict[str, dict[str, str]] = {}
+    for task in tasks:
+        mine = sources.setdefault(task.id, {})
+        for e in exercises:
+            found = notebook.locate(task.path, e.file)
+            if len(found) == 1:
+                try:
+                    mine[e.id] = notebook.load(found[0])[0]
+                except (OSError, ValueError, notebook.NotebookError):
+                    continue
+    starters, shared = {}, {}
+    for e in exercises:
+        starter = e.path.parent / e.file
+        if starter.is_file():
+            starters[e.id] = starter.read_text(encoding="utf-8", errors="replace")
+        answers = [root / "solutions" / e.file]
+        answers += sorted((root / "solutions" / "variants" / e.id).glob("*.py"))
+        shared[e.id] = [
+            a.read_text(encoding="utf-8", errors="replace") for a in answers if a.is_file()
+        ]
+    return {
+        "format": CORPUS_FORMAT,
+        "submissions": sources,
+        "starters": starters,
+        "shared": shared,
+    }
+
+
+def similar(code: dict):
+    """(pairs, sources) of the similarity report over a corpus (see corpus()); None where they
+    cannot be computed (copydetect missing, a library's failure on odd input): that costs the
+    report, never the grades."""
+    try:
+        sources = code["submissions"]
+        return alike.compute(sources, code["starters"], code["shared"]), sources
+    except Exception:
+        return None
 
 
 def _apart(submissions: Path, out: Path) -> None:
@@ -308,14 +425,37 @@ def _apart(submissions: Path, out: Path) -> None:
         )
 
 
-def write_outputs(out: Path, results: list[SubmissionResult], manifest: Manifest) -> None:
-    """results.json, batch.json, grades.csv, junit.xml, summary.md, gradescope/<id>/ and
-    feedback/<id>.md."""
+def write_outputs(
+    out: Path, results: list[SubmissionResult], manifest: Manifest, code: dict | None = None
+) -> None:
+    """results.json, batch.json, grades.csv, junit.xml, summary.md, report.html (the class at a
+    glance), lms/ (grades for Canvas, Moodle and Google Classroom), similarity.html (pairs of
+    submissions to look at), sources.json (what it compared, for merge), gradescope/<id>/ and
+    feedback/<id>.md. code: the corpus the similarity report compares (see corpus()); None:
+    no similarity report."""
     out.mkdir(parents=True, exist_ok=True)
     lang = manifest.language
+    similarity = similar(code) if code is not None else None
+    if code is not None:
+        atomic_write(out / SOURCES, json.dumps(code, sort_keys=True, ensure_ascii=True) + "\n")
+    stats = classstats.compute(results, attempt=manifest.attempt)
     batchfile.write(out, results, manifest)
     csvout.write(out / CSV, results, manifest.exercises)
     junit.write(out / JUNIT, results, lang)
-    markdown.write(out / SUMMARY, classstats.compute(results, attempt=manifest.attempt), lang)
+    markdown.write(
+        out / SUMMARY, stats, lang, similarity=similarity[0] if similarity is not None else None
+    )
+    deadline_set = any(r.late is not None for r in results)
+    page.write(
+        out / page.FILE,
+        results,
+        stats,
+        lang,
+        late=[(sid, late_words(late, lang)) for sid, late in stats.late] if deadline_set else None,
+        similarity=alike.rows(similarity[0]) if similarity is not None else None,
+    )
+    if similarity is not None:
+        alike.write_html(out / SIMILARITY, similarity[0], similarity[1], lang)
+    lms.write_all(out, results, manifest.exercises, lang)
     gradescope.write(out, results, lang)
-    feedback.write(out, results, lang)
+    feedback.write(out, results, lang, attempt=manifest.attempt)

@@ -17,6 +17,10 @@ from grader.specs.model import Exercise, Hint
 from grader.submissions import files as submission
 
 STATE_FILE = ".grader-state.json"
+TEMP_SUFFIX = ".tmp"
+"""Progress.save writes STATE_FILE + TEMP_SUFFIX first, then renames it."""
+WRITTEN = (STATE_FILE, STATE_FILE + TEMP_SUFFIX)
+"""What the CLI may leave in the working copy: the release's .gitignore names each."""
 MAX_STATE_BYTES = 2**20
 """A state file read is at most this large (it holds a few numbers per exercise)."""
 
@@ -102,7 +106,7 @@ class Progress:
 
     def save(self) -> None:
         """Write atomically; a read-only working copy only loses the progress, silently."""
-        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp = self.path.with_name(self.path.name + TEMP_SUFFIX)
         try:
             tmp.write_text(
                 json.dumps(self.data, indent=1, sort_keys=True) + "\n", encoding="utf-8"

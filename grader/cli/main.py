@@ -121,6 +121,12 @@ def _parser() -> argparse.ArgumentParser:
         help="hypothesis seed (default: $GRADER_GRADING_SEED, "
         "else the config's grading_seed, else its public seed)",
     )
+    bat.add_argument(
+        "--deadline",
+        metavar="WHEN",
+        help="grade each git repository as of this time, e.g. 2026-12-10T23:59+07:00 "
+        "(default: the config's deadline; late_policy says what later commits do)",
+    )
     bat.add_argument("--lang", choices=config_mod.LANGUAGES)
     new = sub.add_parser("new", help="scaffold a new exercise (teachers; see docs/authoring.md)")
     new.add_argument("id", help="the new exercise's id, e.g. retain_graph_twice")
@@ -417,7 +423,7 @@ def _check(args, config, lang, exercises, sandbox, console) -> int:
     )
     if args.plot is not None:
         _plot(args, result, chosen, submission, config, sandbox, lang, console)
-    terminal.render_total(result, lang, console)
+    terminal.render_total(result, lang, console, only=bool(args.only))
     if json_path is not None:
         jsonout.write(json_path, result, lang)
     if getattr(args, "feedback", None):
@@ -607,6 +613,7 @@ def _validate(args, config, lang, exercises, sandbox, console) -> int:
 def _batch(args, config, lang, exercises, console) -> int:
     """Exit 0 when every submission was graded, 1 when the grader failed on some or the
     machine was too busy to grade some check of theirs (graded again at the end, in vain)."""
+    from grader.batch import deadline
     from grader.batch import run as batch
     from grader.report.progress import BatchProgress
     from grader.sandbox import isolation
@@ -620,6 +627,9 @@ def _batch(args, config, lang, exercises, console) -> int:
     refused = isolation.preflight()  # a root grader whose workers could not drop privileges
     if refused:
         raise GraderError(refused)
+    due_text = args.deadline or config.deadline
+    due = deadline.parse(due_text) if due_text else None
+    policy = deadline.Policy(config.late_policy, config.late_penalty_per_day)
     with BatchProgress(total, console) as progress:
         done = batch.run(
             submissions_dir=args.dir,
@@ -631,6 +641,8 @@ def _batch(args, config, lang, exercises, console) -> int:
             shard=shard,
             out=args.out,
             on_result=progress.update,
+            due=due,
+            policy=policy,
         )
     console.print(
         f"graded {len(done.results)} submission(s) in {done.seconds:.1f} s "

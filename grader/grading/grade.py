@@ -151,6 +151,19 @@ def _draw_while(busy, todo: list) -> None:
         examples.examples(exercise, check, kind, count, seed)
 
 
+def shown_folder(submission_dir: Path) -> str:
+    """The submission folder as a result names it: its own name, never the folders above it
+    (a feedback file or a class's results must not carry the teacher's paths)."""
+    return safetext.name(Path(submission_dir).absolute().name or ".")
+
+
+def without_path(exc: BaseException) -> str:
+    """Why a file could not be read, without the path an OSError names (the teacher's)."""
+    if isinstance(exc, OSError) and exc.filename is not None:
+        return exc.strerror or type(exc).__name__
+    return str(exc)
+
+
 def _visible(exercise: Exercise, include_hidden: bool) -> list[Check]:
     return [c for c in exercise.checks if include_hidden or not c.hidden]
 
@@ -246,7 +259,7 @@ def _grade_exercise(
             "missing",
             missing_file(
                 exercise.file,
-                safetext.name(str(submission_dir), 1000),
+                shown_folder(submission_dir),
                 [safetext.name(n) for n in submission.near_misses(submission_dir, exercise.file)],
             ),
             hidden=hidden,
@@ -316,7 +329,12 @@ def _grade_exercise(
             exercise,
             checks,
             "error",
-            both("{f} tidak bisa dibaca: {m}", "{f} cannot be read: {m}", f=exercise.file, m=exc),
+            both(
+                "{f} tidak bisa dibaca: {m}",
+                "{f} cannot be read: {m}",
+                f=exercise.file,
+                m=without_path(exc),
+            ),
             file=rel,
             hidden=hidden,
         )

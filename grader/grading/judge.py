@@ -3,6 +3,8 @@ tampering), then the kind's own."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from grader.checks import effects
 from grader.checks.base import Judging, NotRecorded, Verdict
 from grader.checks.messages import both, forbidden, forbidden_api, raised, tampered
@@ -44,6 +46,16 @@ def pre_judge(check: Check, reply: dict) -> Verdict | None:
     return None
 
 
+def shared(framed: Verdict, verdict: Verdict) -> Verdict:
+    """A shared verdict as a kind framed it, with the grader's cause kept: a kind adds what makes
+    the example reproducible, but the cause ("raised:NotImplementedError:f") is what groups the
+    checks one failure blocks, tells an unwritten function (progress.UNWRITTEN) and lets the
+    verdict be kept (grading.verdicts); a frame that leaves it out loses none of that."""
+    if framed.cause is None and verdict.cause is not None:
+        return replace(framed, cause=verdict.cause)
+    return framed
+
+
 def judged(
     exercise: Exercise,
     check: Check,
@@ -56,10 +68,10 @@ def judged(
 ) -> Verdict | None:
     """The verdict on one example's reply: None when it passes. recorded: memo is all there is
     (a students' release)."""
+    ctx = Judging(exercise, check, inputs, memo=memo, recorded=recorded)
     verdict = pre_judge(check, reply)
     if verdict is not None:
-        return kind.frame(Judging(exercise, check, inputs, memo=memo, recorded=recorded), verdict)
-    ctx = Judging(exercise, check, inputs, memo=memo, recorded=recorded)
+        return shared(kind.frame(ctx, verdict), verdict)
     try:
         return kind.judge(ctx, reply, values) or effects.after_call(ctx, kind, reply, values)
     except (SpecBug, NotRecorded):

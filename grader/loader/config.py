@@ -49,6 +49,14 @@ class Config:
     gradebook: Path | None = None
     """SQLite file where `batch` records every run (None: no gradebook); relative paths are
     relative to the config file."""
+    deadline: str | None = None
+    """`batch`'s deadline (ISO 8601 with its offset, 2026-12-10T23:59+07:00; --deadline
+    overrides it): a submission that is a git repository is graded as of it."""
+    late_policy: str = "none"
+    """none: grade the last commit before the deadline; penalty: the latest, less
+    late_penalty_per_day per day late; latest: the latest, flagged late."""
+    late_penalty_per_day: float = 0.0
+    """The share of the score a penalty takes per day (or part of one) late, e.g. 0.1."""
 
     def with_overrides(self, **changes) -> Config:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
@@ -91,9 +99,46 @@ def load(path: Path) -> Config:
             values[key] = size
     if node.get("gradebook") is not None:
         values["gradebook"] = _gradebook(node, Path(path).resolve().parent)
+    if node.get("deadline") is not None:
+        values["deadline"] = _deadline(node)
+    if "late_policy" in node:
+        policy = node.get_typed("late_policy", str)
+        if policy not in LATE_POLICIES:
+            raise node.error("late_policy", f"expected none, penalty or latest, got {policy!r}")
+        values["late_policy"] = policy
+    if "late_penalty_per_day" in node:
+        share = float(node.get_typed("late_penalty_per_day", float))
+        if not 0 <= share <= 1:
+            raise node.error(
+                "late_penalty_per_day",
+                f"expected a share between 0 and 1 (0.1 is 10%), got {share}",
+            )
+        values["late_penalty_per_day"] = share
     if values.get("memory_per_worker", 2**30) < 256 * 2**20:
         raise node.error("memory_per_worker", "too small for torch; use at least 256MiB")
     return Config(**values)
+
+
+LATE_POLICIES = ("none", "penalty", "latest")
+
+
+def _deadline(node) -> str:
+    """An ISO 8601 date and time with its offset (YAML may read one as a datetime)."""
+    from datetime import datetime
+
+    value = node["deadline"]
+    text = value.isoformat() if isinstance(value, datetime) else str(value)
+    try:
+        when = datetime.fromisoformat(text.strip())
+    except ValueError:
+        when = None
+    if when is None or when.tzinfo is None:
+        raise node.error(
+            "deadline",
+            f"expected a date and time with its UTC offset, such as 2026-12-10T23:59+07:00, "
+            f"got {text!r}",
+        )
+    return text.strip()
 
 
 def _gradebook(node, base: Path) -> Path:

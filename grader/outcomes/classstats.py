@@ -76,6 +76,9 @@ class ClassStats:
     exercises: list[ExerciseStats]
     checks: list[CheckStats]
     """Lowest pass rate first; ties in the course's order; checks nobody attempted last."""
+    late: list[tuple[str, dict]] = field(default_factory=list)
+    """Submissions graded against a deadline that have commits after it, or were graded late:
+    (id, SubmissionResult.late)."""
     overloaded: list[str] = field(default_factory=list)
     """Submissions with a check the machine was too busy to grade (cause "overloaded"), even
     after batch graded them once more: their scores are not final."""
@@ -142,6 +145,11 @@ def compute(results: list[SubmissionResult], attempt=None) -> ClassStats:
         distribution=distribution,
         exercises=list(exercises.values()),
         checks=ranked,
+        late=[
+            (r.submission, r.late)
+            for r in results
+            if r.late and (r.late.get("later_commits") or r.late.get("graded_late"))
+        ],
         overloaded=[r.submission for r in results if overloaded(r)],
     )
 

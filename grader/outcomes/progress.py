@@ -7,7 +7,7 @@ starters do), missing (no file), or in progress.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from grader.outcomes.results import ExerciseResult, SubmissionResult
@@ -26,6 +26,23 @@ def state(e: ExerciseResult) -> str:
     if open_checks and all((c.cause or "").startswith(UNWRITTEN) for c in open_checks):
         return "not_started"
     return "in_progress"
+
+
+def not_started(e: ExerciseResult, attempt: str | None = None) -> bool:
+    """The student has not started this exercise: its visible checks say so as state() reads
+    them (a class's hidden checks say nothing: their causes are concealed), and no hidden check
+    passes; or `attempt` does (what a class's manifest knows from the file's hash,
+    batch.files.Manifest.attempt: "untouched" is the starter as handed out, or an empty file).
+    An exercise the grader could not grade (its message says why) is not said to be not
+    started."""
+    if e.status in ("passed", "missing") or e.message is not None:
+        return False
+    if attempt == "untouched":
+        return True
+    if any(c.hidden and c.status == "passed" for c in e.checks):
+        return False
+    visible = replace(e, checks=[c for c in e.checks if not c.hidden])
+    return state(visible) == "not_started"
 
 
 def unwritten(e: ExerciseResult) -> list[str]:

@@ -80,10 +80,21 @@ class SubmissionResult:
     submission: str
     exercises: list[ExerciseResult]
     environment: dict
+    late: dict | None = None
+    """Against a deadline (batch --deadline), for a submission that is a git repository: the
+    commit graded, its date, later commits, how late, the penalty (grader.batch.deadline
+    .Lateness.as_dict); None without a deadline or a repository."""
+
+    @property
+    def raw_score(self) -> float:
+        """The points earned, before any late penalty."""
+        return sum(e.score for e in self.exercises)
 
     @property
     def score(self) -> float:
-        return sum(e.score for e in self.exercises)
+        """The points earned, less the late penalty's share where one applies."""
+        penalty = float((self.late or {}).get("penalty") or 0.0)
+        return self.raw_score * (1.0 - penalty) if penalty else self.raw_score
 
     @property
     def max_score(self) -> float:

@@ -301,11 +301,16 @@ def public_config(text: str, grading_seed: bool = False) -> str:
     return text
 
 
+TEACHERS_ONLY = ("pytest", "copydetect")
+"""Requirements students never need: the test runner, and what only `batch` uses (the similarity
+report's library)."""
+
+
 def public_requirements(text: str) -> str:
-    """requirements.txt without the test runner: students run the grader, not the tests."""
-    return "".join(
-        line for line in text.splitlines(keepends=True) if not re.match(r"\s*pytest\b", line)
-    )
+    """requirements.txt without what only teachers use (TEACHERS_ONLY): students run the grader,
+    not the tests or a class's batch."""
+    skip = re.compile(rf"\s*({'|'.join(TEACHERS_ONLY)})\b")
+    return "".join(line for line in text.splitlines(keepends=True) if not skip.match(line))
 
 
 def _torch(requirements: str) -> str:

@@ -39,19 +39,16 @@ def text(results: list[SubmissionResult], exercise_ids: list[str]) -> str:
     """Exercise columns in the given order; an exercise a result lacks is an empty cell."""
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
-    out.writerow(_cells(["submission", *exercise_ids, "total", "max_score"]))
+    deadline = any(r.late is not None for r in results)  # batch --deadline: three more columns
+    late_columns = ["commit", "late_commits", "late_penalty"] if deadline else []
+    out.writerow(_cells(["submission", *exercise_ids, "total", "max_score", *late_columns]))
     for r in results:
         scores = {e.id: e.score for e in r.exercises}
-        out.writerow(
-            _cells(
-                [
-                    r.submission,
-                    *(scores.get(i, "") for i in exercise_ids),
-                    r.score,
-                    r.max_score,
-                ]
-            )
-        )
+        late = r.late or {}
+        row = [r.submission, *(scores.get(i, "") for i in exercise_ids), r.score, r.max_score]
+        if deadline:
+            row += [late.get("commit", ""), late.get("later_commits", ""), late.get("penalty", "")]
+        out.writerow(_cells(row))
     return buf.getvalue()
 
 

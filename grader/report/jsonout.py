@@ -54,7 +54,7 @@ def exercise_dict(e: ExerciseResult, lang: str) -> dict:
 
 
 def result_dict(r: SubmissionResult, lang: str) -> dict:
-    return {
+    out = {
         "format": FORMAT,
         "submission": r.submission,
         "score": r.score,
@@ -63,6 +63,10 @@ def result_dict(r: SubmissionResult, lang: str) -> dict:
         "environment": r.environment,
         "exercises": [exercise_dict(e, lang) for e in r.exercises],
     }
+    if r.late is not None:  # batch --deadline on a git repository (an added key)
+        out["late"] = r.late
+        out["score_before_penalty"] = r.raw_score
+    return out
 
 
 def write(path: Path, r: SubmissionResult, lang: str) -> None:

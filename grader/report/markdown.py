@@ -11,11 +11,12 @@ from pathlib import Path
 
 from grader.common.safetext import atomic_write
 from grader.outcomes.classstats import ClassStats
-from grader.report.statuswords import STATUS
+from grader.report.statuswords import STATUS, late_words
 
 LABELS = {
     "id": {
         "title": "Penilaian kelas",
+        "late": "Kiriman terlambat",
         "subs": "kiriman",
         "mean": "rata-rata",
         "median": "median",
@@ -48,6 +49,7 @@ LABELS = {
     },
     "en": {
         "title": "Class grading",
+        "late": "Late submissions",
         "overloaded": "**Not fully graded** (the grading machine was overloaded, also when graded "
         "again; their scores are not final, run batch again for these submissions):",
         "subs": "submissions",
@@ -90,7 +92,7 @@ def _bar(part: float, whole: float) -> str:
     return "█" * round(BAR * part / whole) if whole else ""
 
 
-def text(stats: ClassStats, lang: str) -> str:
+def text(stats: ClassStats, lang: str, similarity=None) -> str:
     w, status = LABELS[lang], STATUS[lang]
     lines = [f"## {w['title']}", ""]
     if not stats.submissions:
@@ -103,6 +105,10 @@ def text(stats: ClassStats, lang: str) -> str:
     ]
     if stats.overloaded:
         lines += [w["overloaded"] + " " + ", ".join(f"`{_cell(s)}`" for s in stats.overloaded), ""]
+    if stats.late:
+        lines += [f"### {w['late']}", ""]
+        lines += [f"- `{_cell(sid)}`: {_cell(late_words(late, lang))}" for sid, late in stats.late]
+        lines.append("")
     lines += [
         f"### {w['dist']}",
         "",
@@ -145,8 +151,12 @@ def text(stats: ClassStats, lang: str) -> str:
             f"| `{c.exercise}.{c.check}` {_cell(c.title.get(lang))}{tags} | `{c.kind}` "
             f"| {c.passed}/{c.total} | {rate} | {_bar(c.passed, c.total)} |"
         )
+    if similarity is not None:  # pairs of submissions to look at (batch computes them)
+        from grader.report.classview import similarity as alike
+
+        lines += ["", *alike.summary_lines(similarity, lang)]
     return "\n".join(lines) + "\n"
 
 
-def write(path: Path, stats: ClassStats, lang: str) -> None:
-    atomic_write(Path(path), text(stats, lang))
+def write(path: Path, stats: ClassStats, lang: str, similarity=None) -> None:
+    atomic_write(Path(path), text(stats, lang, similarity))

@@ -10,6 +10,7 @@ STATUS = {
         "timeout": "melebihi waktu",
         "missing": "tidak ada",
         "skipped": "belum dinilai",
+        "not_started": "belum mulai",
     },
     "en": {
         "passed": "passed",
@@ -18,6 +19,52 @@ STATUS = {
         "timeout": "timed out",
         "missing": "missing",
         "skipped": "not awarded",
+        "not_started": "not started",
     },
 }
-ICON = {"passed": "✔", "failed": "✘", "error": "!", "timeout": "⏱", "missing": "?", "skipped": "–"}
+ICON = {
+    "passed": "✔",
+    "failed": "✘",
+    "error": "!",
+    "timeout": "⏱",
+    "missing": "?",
+    "skipped": "–",
+    "not_started": "·",
+}
+"""Beside the statuses, "not_started": an exercise the student has not
+started (outcomes.progress.not_started), as the course view says it."""
+
+
+def span(seconds: float, lang: str = "en") -> str:
+    """A duration in words: 3 h 10 min, 2 d 4 h, 45 s (hr/j/mnt in Bahasa Indonesia)."""
+    seconds = max(int(seconds), 0)
+    d, rest = divmod(seconds, 86400)
+    h, rest = divmod(rest, 3600)
+    m, s = divmod(rest, 60)
+    day, hour, minute = ("d", "h", "min") if lang == "en" else ("hr", "j", "mnt")
+    if d:
+        return f"{d} {day} {h} {hour}"
+    if h:
+        return f"{h} {hour} {m} {minute}"
+    return f"{m} {minute}" if m else f"{s} s"
+
+
+def late_words(late: dict, lang: str) -> str:
+    """One line on a submission graded against a deadline (SubmissionResult.late): the commit
+    graded, and how late the rest is."""
+    short = str(late.get("commit", ""))[:10]
+    later, after = int(late.get("later_commits") or 0), late.get("late_seconds") or 0
+    penalty = float(late.get("penalty") or 0.0)
+    if lang == "en":
+        text = f"graded commit {short} ({late.get('committed', '?')})"
+        if later:
+            text += f"; late: {later} commit(s), {span(after, lang)} after the deadline"
+        if penalty:
+            text += f"; late penalty {penalty:.0%}"
+        return text
+    text = f"commit yang dinilai {short} ({late.get('committed', '?')})"
+    if later:
+        text += f"; terlambat: {later} commit, {span(after, lang)} setelah tenggat"
+    if penalty:
+        text += f"; potongan keterlambatan {penalty:.0%}"
+    return text

@@ -34,7 +34,9 @@ LABELS = {
         "counter": "Contoh gagal",
         "hint": "Petunjuk",
         "hidden": "{n} pemeriksaan tersembunyi hanya dijalankan saat penilaian kelas.",
-        "all": "Semua latihan lulus!",
+        "passed_one": "{id} lulus!",
+        "passed_some": "{p} dari {n} latihan yang dinilai lulus.",
+        "passed_only": "{p} dari {n} pemeriksaan yang dijalankan lulus.",
         "next": "Jalankan `python -m grader hint {id}` untuk petunjuk.",
         "blocks": "Menghalangi {n} pemeriksaan: {ids}.",
         "blocks_all": "Semua {n} pemeriksaan terhalang.",
@@ -48,7 +50,9 @@ LABELS = {
         "counter": "Failing input",
         "hint": "Hint",
         "hidden": "{n} hidden check(s) run only when the class is graded.",
-        "all": "All exercises pass!",
+        "passed_one": "{id} passes!",
+        "passed_some": "{p} of {n} exercises graded pass.",
+        "passed_only": "{p} of {n} checks run pass.",
         "next": "Run `python -m grader hint {id}` for hints.",
         "blocks": "Blocks {n} checks: {ids}.",
         "blocks_all": "All {n} checks are blocked.",
@@ -241,7 +245,24 @@ def render(result: SubmissionResult, lang: str, console: Console | None = None) 
     render_total(result, lang, console)
 
 
-def render_total(result: SubmissionResult, lang: str, console: Console) -> None:
+def passed_line(result: SubmissionResult, lang: str, *, only: bool = False) -> str:
+    """What passes, said of what was graded (one exercise, some, or only some checks: `check
+    --only`), never of the whole course."""
+    words = LABELS[lang]
+    if only:
+        checks = [c for e in result.exercises for c in e.checks]
+        passed = sum(c.status == "passed" for c in checks)
+        return words["passed_only"].format(p=passed, n=len(checks))
+    if len(result.exercises) == 1:
+        return words["passed_one"].format(id=result.exercises[0].id)
+    passed = sum(e.status == "passed" for e in result.exercises)
+    return words["passed_some"].format(p=passed, n=len(result.exercises))
+
+
+def render_total(
+    result: SubmissionResult, lang: str, console: Console, *, only: bool = False
+) -> None:
+    """The total and what to do next; only: `check --only` ran some checks, not the exercises."""
     words = LABELS[lang]
     style = "green" if result.full_marks else "red"
     console.print(
@@ -251,7 +272,7 @@ def render_total(result: SubmissionResult, lang: str, console: Console) -> None:
         )
     )
     if result.full_marks:
-        console.print(RichText(words["all"], style="green"))
+        console.print(RichText(passed_line(result, lang, only=only), style="green"))
     else:
         first = next(e for e in result.exercises if e.status != "passed")
         console.print(RichText(words["next"].format(id=first.id), style="dim"))

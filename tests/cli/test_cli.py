@@ -29,6 +29,35 @@ def test_key_passes_with_json(tmp_path, fast, capsys):
     assert "Total: 19/19" in capsys.readouterr().out
 
 
+def test_check_of_one_exercise_claims_nothing_of_the_course(tmp_path, fast, capsys):
+    args = ["check", "manual_gradient", "--submission", str(SOLUTIONS)]
+    assert main(fast + args) == 0
+    out = capsys.readouterr().out
+    assert "manual_gradient passes!" in out and "All exercises" not in out
+    assert main(fast + [*args, "--lang", "id", "--feedback", str(tmp_path / "f.md")]) == 0
+    assert "manual_gradient lulus!" in capsys.readouterr().out
+    assert "`manual_gradient` mendapat nilai penuh." in (tmp_path / "f.md").read_text()
+    assert main(fast + [*args, "--only", "df_value"]) == 0
+    assert "1 of 1 checks run pass." in capsys.readouterr().out
+
+
+def test_feedback_of_a_course_not_started_says_so_once_per_exercise(tmp_path, fast, starters):
+    path = tmp_path / "feedback.md"
+    assert main(fast + ["check", "--submission", str(starters), "--feedback", str(path)]) == 1
+    text = path.read_text()
+    ids = sorted(p.stem for p in starters.glob("*.py"))
+    # nan_debugging's starter holds the code to debug: it runs, and its feedback is in full.
+    started = {"nan_debugging"}
+    for eid in ids:
+        shown = eid.replace("_", "\\_")
+        if eid not in started:
+            assert f"(`{eid}`) | 0/" in text and f" in {shown}.py (its docstrings say" in text
+    assert text.count("Not started: write ") == len(ids) - len(started)
+    assert text.count("raised NotImplementedError") <= 3  # nan_debugging's find_nan_source
+    assert len(text.splitlines()) < 250  # it was 1350
+    assert str(starters) not in text
+
+
 def test_starter_fails_with_exit_1(fast, capsys, starters):
     assert main(fast + ["check", "manual_gradient", "--submission", str(starters)]) == 1
     out = capsys.readouterr().out

@@ -1,13 +1,19 @@
-"""grading.apply_constraints: what a trivial answer also has earns nothing on its own."""
+"""grading.apply_constraints: what a trivial answer also has earns nothing on its own; and
+the paths a result names are relative to the submission folder."""
 
 from __future__ import annotations
+
+import dataclasses
+import json
 
 import pytest
 from conftest import find_check
 
 from grader.checks import KINDS
+from grader.grading import grade as grading
 from grader.grading.grade import apply_constraints, is_constraint
 from grader.outcomes.results import CheckResult
+from grader.report import feedback, jsonout
 
 
 def _rows(exercise, passed: set[str]):
@@ -125,3 +131,36 @@ def test_validate_fails_a_trivial_answer_that_scores_from_constraints_alone(exer
     result = ExerciseResult(id=ex.id, title=ex.title, status="failed", checks=with_value)
     trial = Trial("trivial", "trivial_identity.py", result, None, constraints)
     assert trial.unearned == [] and trial.ok
+
+
+def _texts(result) -> str:
+    """Every string a result holds, and what its reports write (JSON, feedback)."""
+    return "\n".join(
+        [
+            json.dumps(dataclasses.asdict(result), ensure_ascii=False),
+            json.dumps(jsonout.result_dict(result, "en"), ensure_ascii=False),
+            feedback.text(result, "en"),
+            feedback.text(result, "id"),
+        ]
+    )
+
+
+def test_a_missing_file_names_the_submission_folder_not_the_teachers_path(grade_files, tmp_path):
+    result = grade_files({"manual_gradient_v2.py": "x = 1\n"}, ids=["manual_gradient"])
+    e = result.exercises[0]
+    assert e.status == "missing"
+    assert "File manual_gradient.py not found in submission, but there is" in e.message.en
+    assert "tidak ditemukan di submission" in e.message.id
+    assert str(tmp_path) not in _texts(result)
+
+
+def test_a_file_that_cannot_be_read_names_no_absolute_path(grade_files, tmp_path, monkeypatch):
+    def refused(path):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(grading.notebook, "load", refused)
+    result = grade_files({"nested/manual_gradient.py": "x = 1\n"}, ids=["manual_gradient"])
+    e = result.exercises[0]
+    assert e.status == "error" and e.file == "nested/manual_gradient.py"
+    assert e.message.en == "manual_gradient.py cannot be read: Permission denied"
+    assert str(tmp_path) not in _texts(result)

@@ -60,7 +60,11 @@ def test_a_deeply_nested_notebook_cannot_be_read_and_says_so():
     with pytest.raises(notebook.NotebookError, match="more than 64 levels deep") as info:
         notebook.to_source(DEEP, "manual_gradient.ipynb")
     assert "manual_gradient.ipynb" in str(info.value) and "Download" in str(info.value)
-    nested = b'{"cells": [], "metadata": {"a": "' + b"[" * 5000 + b'"}}'  # brackets in a string
+    nested = (  # brackets in a string
+        b'{"nbformat": 4, "nbformat_minor": 5, "cells": [], "metadata": {"a": "'
+        + b"[" * 5000
+        + b'"}}'
+    )
     assert notebook.to_source(nested) == "\n"
 
 

@@ -82,6 +82,26 @@ def test_an_unchanged_file_shows_its_kept_verdict(
     assert graded[5:] == ["vector_backward"]
 
 
+def test_an_untouched_starter_keeps_its_verdict(
+    tmp_path, kept, graded, sandbox, exercises, fast_config, starters
+):
+    # Every function raises NotImplementedError: the student's own exception, judged from the
+    # answer, whatever a kind (gradient_penalty's critics) adds to the message.
+    sub = _sub(tmp_path, **{p.stem: p.read_bytes() for p in sorted(starters.glob("*.py"))})
+    chosen = [exercises[p.stem] for p in sorted(starters.glob("*.py"))]
+    assert "gradient_penalty" in {e.id for e in chosen}
+    first = grade(
+        submission_dir=sub, exercises=chosen, config=fast_config, sandbox=sandbox, remember=True
+    )
+    assert sorted(graded) == sorted(e.id for e in chosen)
+    assert [e.id for e in first.exercises if not verdicts.keepable(e)] == []
+    again = grade(
+        submission_dir=sub, exercises=chosen, config=fast_config, sandbox=sandbox, remember=True
+    )
+    assert len(graded) == len(chosen)  # nothing graded again
+    assert _strip(again) == _strip(first)
+
+
 def test_another_config_or_checks_is_another_verdict(
     tmp_path, kept, graded, sandbox, exercises, fast_config
 ):

@@ -155,6 +155,22 @@ def test_release_holds_the_students_files_and_nothing_of_the_teachers(released, 
     assert 'python -m grader check --feedback "$GITHUB_STEP_SUMMARY"' in workflow
 
 
+def test_git_ignores_what_the_students_grader_writes_in_the_release(released, tmp_path):
+    from grader.cli.hints import WRITTEN, Progress
+
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    shutil.copyfile(released / ".gitignore", copy / ".gitignore")
+    subprocess.run(["git", "init", "-q", str(copy)], check=True)
+    progress = Progress.of(copy)
+    assert progress.path.name in WRITTEN
+    written = [*WRITTEN, "grader-plots/custom_sigmoid.sigmoid.png", "result.json", "feedback.md"]
+    proc = subprocess.run(
+        ["git", "check-ignore", "--no-index", *written], cwd=copy, capture_output=True, text=True
+    )
+    assert proc.stdout.split() == written, proc.stderr
+
+
 def test_no_spec_of_the_release_has_a_hidden_check(released, teacher_spec):
     path = released / "exercises" / EX / "exercise.yaml"
     public = specfile.load(path, released)
@@ -323,7 +339,10 @@ def test_feedback_for_every_student_without_hidden_inputs(graded_class, teacher_
     assert found.counterexample not in text and found.message.en not in text
     assert found.hint.en not in text and "Hidden check (finite)" not in text
     for name in files:
-        assert "tensor(" not in (out / "feedback" / name).read_text().split("Hidden checks")[1]
+        shown = (out / "feedback" / name).read_text()
+        if name == "sigmoid-citra.md":  # the untouched starter: "not started", no check listed
+            assert "Not started: " in shown and "Hidden checks" not in shown
+        assert "tensor(" not in shown.split("Hidden checks")[-1]
 
 
 def test_summary_counts_the_untouched_copy_apart_and_junit_never_skips(graded_class):

@@ -5,7 +5,7 @@ from dataclasses import replace
 
 from classdata import klass, submission
 
-from grader.outcomes.results import ExerciseResult
+from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
 from grader.report import feedback
 from grader.specs.model import Text
 
@@ -68,7 +68,7 @@ def test_one_file_per_submission_and_no_stale_file(tmp_path):
         "citra.md",
         "dewi.md",
     ]
-    assert "Every exercise has full marks." in (tmp_path / "feedback" / "ana.md").read_text()
+    assert "`ex` has full marks." in (tmp_path / "feedback" / "ana.md").read_text()
 
 
 def test_the_teachers_grading_seed_is_never_shown():
@@ -83,3 +83,119 @@ def test_the_teachers_grading_seed_is_never_shown():
         text = feedback.text(r, "en")
         assert ("987654321" in text) is shown, source
         assert shown or "the teacher's grading seed" in text
+
+
+def _unwritten(cid: str, function: str, hidden: bool = False) -> CheckResult:
+    """A check blocked by a function of the starter, which raises NotImplementedError."""
+    return CheckResult(
+        id=cid,
+        title=Text(f"{cid} (id)", cid),
+        kind="value",
+        status="error",
+        points=0.0,
+        max_points=2.0,
+        message=Text(f"{function} melempar NotImplementedError", f"{function} raised it"),
+        counterexample="x = tensor([0.0])",
+        hint=Text(f"petunjuk {cid}", f"hint for {cid}"),
+        traceback=[
+            f'File "{function}.py", line 3, in {function}',
+            "    raise NotImplementedError",
+        ],
+        cause=f"raised:NotImplementedError:{function}",
+        hidden=hidden,
+    )
+
+
+def _starter(eid: str, *functions: str, file: str | None = None) -> ExerciseResult:
+    rows = [_unwritten(f"{fn}_{n}", fn) for fn in functions for n in (1, 2, 3)]
+    return ExerciseResult(
+        id=eid, title=Text(f"Judul {eid}", f"Title {eid}"), status="failed", checks=rows, file=file
+    )
+
+
+def test_an_exercise_not_started_is_one_line_naming_the_file_to_edit():
+    started = submission("ana", {"a": "failed"}).exercises[0]
+    r = SubmissionResult(
+        submission="ana",
+        exercises=[
+            _starter("manual_gradient", "df", "grad_g", file="manual_gradient/manual_gradient.py"),
+            started,
+        ],
+        environment={"grader": "1", "seed": 7},
+    )
+    text = feedback.text(r, "en")
+    assert "## · Title manual\\_gradient (`manual_gradient`): 0/12 points" in text
+    assert (
+        "Not started: write df, grad\\_g in manual\\_gradient/manual\\_gradient.py (its "
+        "docstrings say what to do), then run `python -m grader` again." in text
+    )
+    assert "| · not started |" in text and "| ✘ failed |" in text
+    for detail in ("raised it", "hint for df_1", "tensor([0.0])", "raise NotImplementedError"):
+        assert detail not in text  # not once per check, not at all
+    assert "a is wrong" in text and "**Hint:** hint for a" in text  # a started one: in full
+    indonesian = feedback.text(r, "id")
+    assert (
+        "Belum mulai: tulis df, grad\\_g di manual\\_gradient/manual\\_gradient.py" in indonesian
+    )
+    assert "| · belum mulai |" in indonesian and "Not started" not in indonesian
+
+
+def test_a_course_of_untouched_starters_is_a_short_file():
+    ids = [f"ex{n}" for n in range(16)]
+    r = SubmissionResult(
+        submission="budi",
+        exercises=[_starter(i, "f", "g", file=f"{i}.py") for i in ids],
+        environment={},
+    )
+    text = feedback.text(r, "en")
+    assert text.count("Not started: write f, g in ") == 16
+    assert len(text.splitlines()) < 100  # a heading and a line each, not 96 blocks
+
+
+def test_a_class_starter_is_not_started_by_its_hash_where_its_checks_cannot_tell():
+    # batch conceals a hidden check's cause, and a starter may hold code that runs (the
+    # one to debug): the manifest's hash of the file says it is the starter as handed out.
+    ex = submission("citra", {"a": "failed", "h": "failed"}).exercises[0]
+    r = SubmissionResult(submission="citra", exercises=[ex], environment={})
+    seen = []
+
+    def attempt(submission_id, exercise_id):
+        seen.append((submission_id, exercise_id))
+        return "untouched"
+
+    text = feedback.text(r, "en", attempt)
+    assert seen == [("citra", "ex")]
+    assert "Not started: edit ex.py (its docstrings say what to do)" in text
+    assert "a is wrong" not in text and "title of h" not in text
+    assert "a is wrong" in feedback.text(r, "en", lambda s, e: "attempted")
+
+
+def test_a_class_starter_edited_a_little_is_not_started_by_its_visible_checks():
+    # batch conceals what its hidden checks saw (no cause): the visible ones tell, unless a
+    # hidden check passes (the student wrote what only a hidden check calls).
+    ex = _starter("ex", "f", file="ex.py")
+    concealed = replace(ex.checks[0], id="h", hidden=True, cause=None, message=None)
+    r = SubmissionResult(
+        submission="eko", exercises=[replace(ex, checks=[*ex.checks, concealed])], environment={}
+    )
+    assert "Not started: write f in ex.py" in feedback.text(r, "en", lambda s, e: "attempted")
+    passing = replace(concealed, status="passed", points=2.0)
+    r.exercises[0] = replace(ex, checks=[*ex.checks, passing])
+    assert "Not started" not in feedback.text(r, "en", lambda s, e: "attempted")
+
+
+def test_batch_feedback_uses_the_manifest(tmp_path):
+    r = submission("dewi", {"a": "failed"})
+    feedback.write(tmp_path, [r], "en", attempt=lambda s, e: "untouched")
+    assert "Not started: edit ex.py" in (tmp_path / "feedback" / "dewi.md").read_text()
+
+
+def test_full_marks_are_said_of_the_exercises_graded_only():
+    one = submission("ana", {})
+    assert "`ex` has full marks." in feedback.text(one, "en")
+    assert "`ex` mendapat nilai penuh." in feedback.text(one, "id")
+    two = replace(one, exercises=[one.exercises[0], replace(one.exercises[0], id="ex2")])
+    assert "All 2 exercises graded have full marks." in feedback.text(two, "en")
+    assert "Semua 2 latihan yang dinilai mendapat nilai penuh." in feedback.text(two, "id")
+    for text in (feedback.text(one, "en"), feedback.text(two, "en")):
+        assert "Every exercise" not in text

@@ -32,10 +32,24 @@ def test_language_switch():
     assert "Contoh gagal:" in out and "Petunjuk: hint for a (id)" in out and "poin" in out
 
 
-def test_full_marks_line():
+def test_full_marks_line_speaks_of_the_exercises_graded_only():
     result = submission("ana", {})
     out = _render(result)
-    assert "Total: 4/4" in out and "All exercises pass!" in out
+    assert "Total: 4/4" in out and "ex passes!" in out
+    assert "ex lulus!" in _render(result, lang="id")
+    two = dataclasses.replace(
+        result, exercises=[result.exercises[0], dataclasses.replace(result.exercises[0], id="e2")]
+    )
+    assert "2 of 2 exercises graded pass." in _render(two)
+    assert "2 dari 2 latihan yang dinilai lulus." in _render(two, lang="id")
+    for out in (_render(result), _render(two), _render(two, lang="id")):
+        assert "All exercises" not in out and "Semua latihan" not in out
+
+
+def test_check_only_says_the_checks_run_pass():
+    console = Console(width=200, record=True, force_terminal=False, color_system=None)
+    terminal.render_total(submission("ana", {}), "en", console, only=True)
+    assert "3 of 3 checks run pass." in console.export_text()
 
 
 def test_student_text_is_not_markup():

@@ -1,0 +1,164 @@
+"""Deadlines from a submission's git history: which commit to grade, and how late the rest is.
+
+A submission that is a git repository (GitHub Classroom's clones are) is graded as of its last
+commit made at or before the deadline, by committer date (a clone holds no push events, so the
+commit's own date is what can be seen; a student can forge it, as with any clock they control).
+The repository is never changed: the chosen commit's files are read with `git archive` into a
+folder of the grader's. A submission that is not a repository is graded as it is, with no
+lateness.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import subprocess
+import tarfile
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from grader.common.errors import GraderError
+from grader.report import statuswords
+
+POLICIES = ("none", "penalty", "latest")
+"""none: grade the last commit before the deadline (later ones are only reported); penalty:
+grade the latest commit, less `per_day` of its score per day (or part) after the deadline;
+latest: grade the latest commit, flagged late."""
+GIT = ["git", "-c", "safe.directory=*", "-c", "core.hooksPath=/dev/null"]
+"""A student's repository is data: owned by anyone, its hooks never run."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    kind: str = "none"
+    per_day: float = 0.0
+    """penalty: the share of the score taken per day (or part of a day) late, e.g. 0.1."""
+
+
+@dataclass(frozen=True)
+class Lateness:
+    """What a repository's history says against the deadline."""
+
+    commit: str
+    """The commit graded (its full hash)."""
+    committed: str
+    """Its committer date, ISO 8601."""
+    later: int
+    """Commits made after the deadline."""
+    after: float | None
+    """Seconds from the deadline to the latest commit, when that one is late."""
+    graded_late: bool
+    """The commit graded was made after the deadline (policy penalty or latest, or no commit
+    before it)."""
+    penalty: float = 0.0
+    """The share of the score taken (policy penalty)."""
+
+    def as_dict(self) -> dict:
+        return {
+            "commit": self.commit,
+            "committed": self.committed,
+            "later_commits": self.later,
+            "late_seconds": self.after,
+            "graded_late": self.graded_late,
+            "penalty": self.penalty,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Lateness:
+        return cls(
+            commit=str(data["commit"]),
+            committed=str(data["committed"]),
+            later=int(data["later_commits"]),
+            after=None if data.get("late_seconds") is None else float(data["late_seconds"]),
+            graded_late=bool(data.get("graded_late")),
+            penalty=float(data.get("penalty") or 0.0),
+        )
+
+    def words(self, lang: str) -> str:
+        """One line for feedback: which commit, and how late the rest is."""
+        return statuswords.late_words(self.as_dict(), lang)
+
+
+def parse(text: str) -> datetime:
+    """An ISO 8601 deadline with its UTC offset (2026-12-10T23:59+07:00)."""
+    try:
+        when = datetime.fromisoformat(str(text).strip())
+    except ValueError:
+        raise GraderError(
+            f"deadline {text!r}: expected a date and time with its offset, such as "
+            f"2026-12-10T23:59+07:00"
+        ) from None
+    if when.tzinfo is None:
+        raise GraderError(
+            f"deadline {text!r} has no UTC offset; write it as in 2026-12-10T23:59+07:00 "
+            f"(the offset of the course's time zone)"
+        )
+    return when
+
+
+def is_repository(path: Path) -> bool:
+    return (Path(path) / ".git").exists()
+
+
+def _git(repo: Path, *args: str) -> str:
+    done = subprocess.run(
+        [*GIT, "-C", str(repo), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+    if done.returncode != 0:
+        raise OSError(
+            done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "git failed"
+        )
+    return done.stdout
+
+
+def history(repo: Path) -> list[tuple[str, datetime]]:
+    """(hash, committer date) of every commit reachable from HEAD, newest first."""
+    out = []
+    for line in _git(repo, "log", "--format=%H %cI", "HEAD").splitlines():
+        sha, _, when = line.partition(" ")
+        out.append((sha, datetime.fromisoformat(when)))
+    out.sort(key=lambda c: c[1], reverse=True)
+    return out
+
+
+def judge(repo: Path, deadline: datetime, policy: Policy = Policy()) -> Lateness | None:
+    """The commit to grade and the lateness, or None when the repository has no commit."""
+    commits = history(repo)
+    if not commits:
+        return None
+    on_time = [c for c in commits if c[1] <= deadline]
+    late = [c for c in commits if c[1] > deadline]
+    after = (commits[0][1] - deadline).total_seconds() if late else None
+    if policy.kind == "none" and on_time:
+        sha, when = on_time[0]
+        return Lateness(sha, when.isoformat(), len(late), after, graded_late=False)
+    sha, when = commits[0]  # the latest: by policy, or nothing was made in time
+    days = math.ceil(max((when - deadline) / timedelta(days=1), 0))
+    penalty = min(policy.per_day * days, 1.0) if policy.kind == "penalty" else 0.0
+    return Lateness(
+        sha, when.isoformat(), len(late), after, graded_late=bool(late), penalty=penalty
+    )
+
+
+def export(repo: Path, commit: str, dest: Path) -> None:
+    """The files of `commit` into dest, the repository untouched (git archive; only regular
+    files and folders are written, never outside dest)."""
+    done = subprocess.run(
+        [*GIT, "-C", str(repo), "archive", "--format=tar", commit],
+        capture_output=True,
+        check=False,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
+    if done.returncode != 0:
+        raise OSError(done.stderr.decode(errors="replace").strip() or "git archive failed")
+    dest.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(done.stdout)) as tar:
+        members = [m for m in tar.getmembers() if m.isfile() or m.isdir()]
+        tar.extractall(dest, members=members, filter="data")

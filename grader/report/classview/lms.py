@@ -1,0 +1,196 @@
+"""Grade exports a teacher imports into their learning management system: OUT/lms/.
+
+One file per system, each a row per submission and a column per exercise (its score, bonus
+points apart as in grades.csv; an exercise a result lacks is an empty cell), in the column
+layout that system's own grade import reads:
+
+- canvas.csv: Canvas's gradebook import (Grades > Import). Header `Student, ID, SIS User ID,
+  SIS Login ID, Section`, then `<title> (<exercise id>)` per exercise; the second row is
+  `Points Possible` with each exercise's maximum. Canvas requires the five identity columns
+  in that order (a header with SIS User ID but without SIS Login ID is refused as an invalid
+  header row). The student's identifier is in `Student`, the column Canvas matches by name
+  when `ID` and the SIS columns are empty; those are left empty, never guessed, since a wrong
+  login would match another student.
+- moodle.csv: Moodle's "Import grades from CSV file". Header `Username, ID number, Email
+  address`, then `<title> (<exercise id>)` per exercise; on import, map `Username` (or `Email
+  address`) to the matching user field and each exercise column to a grade item.
+- google_classroom.csv: `Email Address, First Name, Last Name, Student`, then `<title>
+  (<exercise id>)` per exercise, as Classroom's grade sheets name their columns.
+
+A submission is known by its folder's name; a GitHub Classroom clone is named
+`<assignment>-<login>` (grader.batch.classroom), so the assignment's prefix is stripped and the
+login is the identifier. `Email address` / `Email Address` is filled only where the identifier
+is an email address (a folder named so). Every text cell goes through grader.report.csvout.cell,
+so that no name a spreadsheet would run as a formula is written as one; scores are numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from grader.common.safetext import atomic_write
+from grader.outcomes.results import SubmissionResult
+from grader.report import csvout
+
+FOLDER = "lms"
+CANVAS, MOODLE, CLASSROOM = "canvas.csv", "moodle.csv", "google_classroom.csv"
+CANVAS_IDENTITY = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+CANVAS_POINTS = "Points Possible"
+MOODLE_IDENTITY = ["Username", "ID number", "Email address"]
+CLASSROOM_IDENTITY = ["Email Address", "First Name", "Last Name", "Student"]
+
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_LOGIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(~\d+)?$")
+"""What may follow an inferred assignment prefix: a GitHub login or team name (batch adds ~N
+to a name that reads like another)."""
+
+
+def student(submission: str, assignment: str | None = None) -> str:
+    """The student's identifier: the submission's name without `<assignment>-` in front."""
+    prefix = f"{assignment}-" if assignment else ""
+    if prefix and submission.startswith(prefix) and len(submission) > len(prefix):
+        return submission[len(prefix) :]
+    return submission
+
+
+def infer_assignment(names: Sequence[str]) -> str | None:
+    """The GitHub Classroom assignment all these names share as `<assignment>-<login>`, or
+    None: at least two names, a common prefix up to a `-`, and a login-like rest in each."""
+    if len(names) < 2:
+        return None
+    common = os.path.commonprefix(list(names))
+    cut = common.rfind("-")
+    if cut <= 0:
+        return None
+    prefix = common[:cut]
+    if all(_LOGIN.match(n[cut + 1 :]) for n in names):
+        return prefix
+    return None
+
+
+def _assignment(results: Sequence[SubmissionResult], assignment: str | None) -> str | None:
+    if assignment is not None:
+        return assignment or None
+    return infer_assignment([r.submission for r in results])
+
+
+def _columns(results: Sequence[SubmissionResult], exercises: Sequence[str], lang: str):
+    """Per exercise id (in the given order): its column title and its maximum score."""
+    titles: dict[str, str] = {}
+    maxima: dict[str, float] = {}
+    for r in results:
+        for e in r.exercises:
+            titles.setdefault(e.id, e.title.get(lang))
+            maxima[e.id] = max(maxima.get(e.id, 0.0), e.max_score)
+    heads = [f"{titles.get(i, i)} ({i})" for i in exercises]
+    return heads, [maxima.get(i, "") for i in exercises]
+
+
+def _num(x) -> str:
+    return f"{x:g}" if isinstance(x, (int, float)) else ""
+
+
+def _csv(rows: list[list[str]]) -> str:
+    buf = io.StringIO()
+    out = csv.writer(buf, lineterminator="\n")
+    out.writerows(rows)
+    return buf.getvalue()
+
+
+def _rows(results, exercises, assignment, identity):
+    """A row per submission: identity(identifier) then the scores."""
+    for r in results:
+        scores = {e.id: e.score for e in r.exercises}
+        who = student(r.submission, assignment)
+        yield [csvout.cell(x) for x in identity(who)] + [
+            _num(scores.get(i, "")) for i in exercises
+        ]
+
+
+def _email(who: str) -> str:
+    return who if _EMAIL.match(who) else ""
+
+
+def canvas_text(
+    results: Sequence[SubmissionResult],
+    exercises: Sequence[str],
+    lang: str,
+    *,
+    assignment: str | None = None,
+) -> str:
+    heads, maxima = _columns(results, exercises, lang)
+    slug = _assignment(results, assignment)
+    rows = [
+        [csvout.cell(h) for h in CANVAS_IDENTITY + heads],
+        [CANVAS_POINTS, "", "", "", ""] + [_num(m) for m in maxima],
+        *_rows(results, exercises, slug, lambda who: [who, "", "", "", ""]),
+    ]
+    return _csv(rows)
+
+
+def moodle_text(
+    results: Sequence[SubmissionResult],
+    exercises: Sequence[str],
+    lang: str,
+    *,
+    assignment: str | None = None,
+) -> str:
+    heads, _ = _columns(results, exercises, lang)
+    slug = _assignment(results, assignment)
+    rows = [
+        [csvout.cell(h) for h in MOODLE_IDENTITY + heads],
+        *_rows(results, exercises, slug, lambda who: [who, "", _email(who)]),
+    ]
+    return _csv(rows)
+
+
+def classroom_text(
+    results: Sequence[SubmissionResult],
+    exercises: Sequence[str],
+    lang: str,
+    *,
+    assignment: str | None = None,
+) -> str:
+    heads, _ = _columns(results, exercises, lang)
+    slug = _assignment(results, assignment)
+    rows = [
+        [csvout.cell(h) for h in CLASSROOM_IDENTITY + heads],
+        *_rows(results, exercises, slug, lambda who: [_email(who), "", "", who]),
+    ]
+    return _csv(rows)
+
+
+def write_all(
+    out: Path,
+    results: Sequence[SubmissionResult],
+    exercises_order: Sequence[str],
+    lang: str,
+    *,
+    assignment: str | None = None,
+) -> list[Path]:
+    """Write OUT/lms/canvas.csv, moodle.csv and google_classroom.csv; returns their paths.
+
+    exercises_order: the exercise ids, one column each, in this order (manifest.exercises).
+    assignment: the GitHub Classroom assignment (the `<assignment>` of `<assignment>-submissions`)
+    whose `<assignment>-` prefix is stripped from every submission's name; "" strips nothing;
+    None infers it from the names (infer_assignment). A run and the `merge` of its shards write
+    the same files only when both pass the same value (the names alone, or one recorded in the
+    manifest).
+    """
+    folder = Path(out) / FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, make in (
+        (CANVAS, canvas_text),
+        (MOODLE, moodle_text),
+        (CLASSROOM, classroom_text),
+    ):
+        path = folder / name
+        atomic_write(path, make(results, exercises_order, lang, assignment=assignment), newline="")
+        written.append(path)
+    return written

@@ -1,0 +1,197 @@
+"""The class report page (grader.report.classview.page): one self-contained HTML file with the
+histogram, the pass rates lowest first and the causes; every name escaped; and, where Chromium is
+installed, a page a real browser draws without a console error."""
+
+from __future__ import annotations
+
+import base64
+import re
+import shutil
+import subprocess
+
+import pytest
+from classdata import klass, submission
+
+from grader.outcomes import classstats
+from grader.outcomes.gradebook import Change, Flip
+from grader.report.classview import page
+
+EVIL = "<script>alert(1)</script>"
+
+
+def _class():
+    """klass(), one more student with a hostile name, and causes on some failed checks."""
+    results = klass() + [submission(EVIL, {"a": "failed"})]
+    by_name = {r.submission: r for r in results}
+    by_name["budi"].exercises[0].checks[0].cause = "raised:ValueError:f"
+    by_name["dewi"].exercises[0].checks[0].cause = "raised:ValueError:f"
+    by_name["dewi"].exercises[0].checks[1].cause = "forbidden:torch.optim:sgd_step"
+    by_name["citra"].exercises[0].checks[2].cause = "raised:KeyError:secret"  # hidden check
+    by_name[EVIL].exercises[0].checks[0].cause = "raised:<img src=x>:f"
+    return results
+
+
+def _write(tmp_path, lang="en", **extra):
+    results = _class()
+    options = {
+        "late": [(EVIL, "late: 2 commit(s), 3 h 10 min after"), ("budi", "late: 1 commit(s)")],
+        "similarity": [("ex", "ana", EVIL, 0.93), ("ex", "budi", "citra", 0.41)],
+        "changes": [
+            Change(
+                submission=EVIL,
+                previous_run=3,
+                score_before=2,
+                score_after=4,
+                max_before=4,
+                max_after=4,
+                flips=[Flip("ex", "a", "failed", "passed", 0, 2)],
+                causes=["ex: the student's file was changed", "seed 1 -> 2"],
+            )
+        ],
+    }
+    options.update(extra)
+    path = tmp_path / page.FILE
+    page.write(path, results, classstats.compute(results), lang, **options)
+    return path
+
+
+def test_the_page_is_self_contained(tmp_path):
+    html = _write(tmp_path).read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>")
+    assert not re.search(r"""(src|href|action)\s*=\s*["']?\s*(https?:)?//""", html, re.I)
+    assert "http://" not in html and "https://" not in html
+    assert "<script" not in html.lower()  # no script at all, inline or not
+    assert "<link" not in html.lower() and "@import" not in html
+    assert "default-src 'none'" in html  # and nothing may be loaded even so
+
+
+def test_the_histogram_is_an_inline_png(tmp_path):
+    pytest.importorskip("matplotlib")
+    html = _write(tmp_path).read_text(encoding="utf-8")
+    match = re.search(r'<img id="histogram"[^>]* src="data:image/png;base64,([^"]+)"', html)
+    assert match
+    png = base64.b64decode(match.group(1))
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 5000
+
+
+def test_without_matplotlib_the_histogram_is_inline_svg(tmp_path, monkeypatch):
+    monkeypatch.setattr(page, "histogram_png", lambda stats, lang: None)
+    html = _write(tmp_path).read_text(encoding="utf-8")
+    assert "<svg" in html and "<rect" in html and "data:image/png" not in html
+
+
+def test_the_histogram_is_the_same_bytes_every_time(tmp_path):
+    pytest.importorskip("matplotlib")
+    stats = classstats.compute(klass())
+    assert page.histogram_png(stats, "en") == page.histogram_png(stats, "en")
+    first = _write(tmp_path).read_bytes()
+    assert _write(tmp_path).read_bytes() == first
+
+
+def test_checks_and_exercises_lowest_pass_rate_first(tmp_path):
+    html = _write(tmp_path).read_text(encoding="utf-8")
+    checks = html[html.index("<table id=checks>") :]
+    checks = checks[: checks.index("</table>")]
+    order = re.findall(r"<code>(ex\.[abh])</code>", checks)
+    assert order == ["ex.a", "ex.b", "ex.h"]
+    assert "1/5" in checks and "20%" in checks  # check a: 1 of 5 passed
+    assert "Exercise | one" in html and "<table id=exercises>" in html
+
+
+def test_causes_count_failed_visible_checks_most_often_first():
+    causes = page.count_causes(_class())
+    assert [(c.cause, c.submissions, c.checks) for c in causes] == [
+        ("raised:ValueError:f", 2, 2),
+        ("forbidden:torch.optim:sgd_step", 1, 1),
+        ("raised:<img src=x>:f", 1, 1),
+    ]  # the hidden check's cause is not counted
+    assert page.cause_meaning("raised:ValueError:f", "en") == "f raised ValueError"
+    assert "terlarang" in page.cause_meaning("forbidden:torch.optim:sgd_step", "id")
+    assert "not written" in page.cause_meaning("raised:NotImplementedError:f", "en")
+    assert page.cause_meaning("something else", "en") == "something else"
+
+
+def test_causes_can_be_given(tmp_path):
+    given = [page.Cause("ex", "overloaded", checks=7, submissions=3)]
+    html = _write(tmp_path, causes=given).read_text(encoding="utf-8")
+    table = html[html.index("<table id=causes>") :]
+    assert "overloaded" in table and "ValueError" not in table.split("</table>")[0]
+
+
+def test_untrusted_names_and_texts_are_escaped(tmp_path):
+    html = _write(tmp_path).read_text(encoding="utf-8")
+    assert EVIL not in html and "<img src=x>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    for section in ("late", "similarity", "changes"):
+        table = html[html.index(f"<table id={section}>") :]
+        assert "&lt;script&gt;" in table.split("</table>")[0]
+
+
+def test_missing_sections_and_languages(tmp_path):
+    html = _write(tmp_path, late=None, similarity=None, changes=None).read_text(encoding="utf-8")
+    assert "No deadline." in html
+    assert "<table id=similarity>" not in html and "<table id=changes>" not in html
+    html = _write(tmp_path, late=[], similarity=[], changes=[]).read_text(encoding="utf-8")
+    assert "No late submissions." in html and "No similar pairs." in html
+    assert "No submission changed" in html
+    html = _write(tmp_path, lang="id").read_text(encoding="utf-8")
+    assert '<html lang="id">' in html and "Laporan kelas" in html
+    assert "berkas siswa diubah" in html and "lulus" in html
+    assert "Latihan, tingkat lulus terendah dulu" in html
+
+
+def test_an_empty_class(tmp_path):
+    path = tmp_path / page.FILE
+    page.write(path, [], classstats.compute([]), "en")
+    assert "No submissions." in path.read_text(encoding="utf-8")
+
+
+def _chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _distinct_colours(png_path) -> int:
+    image = pytest.importorskip("matplotlib.image")
+    pixels = image.imread(str(png_path))
+    flat = (pixels[..., :3] * 255).astype("uint8").reshape(-1, 3)
+    return len({tuple(p) for p in flat[:: max(1, len(flat) // 200_000)]})
+
+
+def test_a_real_browser_draws_the_page(tmp_path):
+    browser = _chromium()
+    if browser is None:
+        pytest.skip("Chromium is not installed")
+    pytest.importorskip("matplotlib")
+    path = _write(tmp_path)
+    shot = tmp_path / "shot.png"
+    run = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            f"--screenshot={shot}",
+            "--window-size=1200,2000",
+            "--enable-logging=stderr",
+            "--v=0",
+            path.resolve().as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    # Chromium logs every console message as INFO:CONSOLE (a script error, "Uncaught ...",
+    # and a load the page's Content-Security-Policy blocked, alike): the page makes none.
+    console = [
+        line for line in run.stderr.splitlines() if ":CONSOLE" in line or "Uncaught" in line
+    ]
+    assert console == []
+    assert shot.is_file() and shot.stat().st_size > 10_000, run.stderr[-2000:]
+    # Text, bars in several colours and the histogram's antialiased edges: far from blank.
+    assert _distinct_colours(shot) > 50
