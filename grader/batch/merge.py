@@ -90,13 +90,17 @@ def _check_shards(parts) -> None:
         )
 
 
-def merge(*, folders: list[Path], out: Path) -> tuple[list[SubmissionResult], Manifest]:
+def merge(
+    *, folders: list[Path], out: Path, record=None
+) -> tuple[list[SubmissionResult], Manifest]:
     """Combine shard folders and write the merged outputs to out (the similarity report over
-    the whole class, where every folder kept what it compared)."""
+    the whole class, where every folder kept what it compared). record(results, manifest): see
+    grader.batch.run.run."""
     from grader.batch.run import write_outputs
 
     results, manifest = combine(folders)
-    write_outputs(Path(out), results, manifest, code=corpora(folders))
+    changes = record(results, manifest) if record is not None else None
+    write_outputs(Path(out), results, manifest, code=corpora(folders), changes=changes)
     return results, manifest
 
 

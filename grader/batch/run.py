@@ -254,6 +254,7 @@ def run(
     target=None,
     due: datetime | None = None,
     policy: deadline.Policy | None = None,
+    record=None,
 ) -> Batch:
     """Grade every submission of a class (or one shard of it) with hidden checks included.
 
@@ -261,6 +262,8 @@ def run(
     the grader failed). With out, the outputs are written there (see write_outputs). With due
     (a deadline), a submission that is a git repository is graded as of the commit the late
     policy chooses (grader.batch.deadline), from a copy; its result says how late it is.
+    record(results, manifest): called before the outputs are written (a gradebook records the
+    run), returning what changed since each submission's previous run (report.html shows it).
     """
     with tempfile.TemporaryDirectory(prefix="grader-deadline-") as copies:
         return _run(
@@ -277,6 +280,7 @@ def run(
             due=due,
             policy=policy or deadline.Policy(),
             copies=Path(copies),
+            record=record,
         )
 
 
@@ -313,6 +317,7 @@ def _run(
     due,
     policy,
     copies,
+    record,
 ) -> Batch:
     started = time.monotonic()
     if out is not None:
@@ -363,10 +368,10 @@ def _run(
         overloaded=[t.id for t in again if classstats.overloaded(results[t.id])],
         regraded=[t.id for t in again],
     )
+    changes = record(batch.results, manifest) if record is not None else None
     if out is not None:
-        write_outputs(
-            Path(out), batch.results, manifest, code=corpus(tasks, exercises, Path(root))
-        )
+        code = corpus(tasks, exercises, Path(root))
+        write_outputs(Path(out), batch.results, manifest, code=code, changes=changes)
     return batch
 
 
@@ -426,7 +431,11 @@ def _apart(submissions: Path, out: Path) -> None:
 
 
 def write_outputs(
-    out: Path, results: list[SubmissionResult], manifest: Manifest, code: dict | None = None
+    out: Path,
+    results: list[SubmissionResult],
+    manifest: Manifest,
+    code: dict | None = None,
+    changes=None,
 ) -> None:
     """results.json, batch.json, grades.csv, junit.xml, summary.md, report.html (the class at a
     glance), lms/ (grades for Canvas, Moodle and Google Classroom), similarity.html (pairs of
@@ -453,6 +462,7 @@ def write_outputs(
         lang,
         late=[(sid, late_words(late, lang)) for sid, late in stats.late] if deadline_set else None,
         similarity=alike.rows(similarity[0]) if similarity is not None else None,
+        changes=changes,
     )
     if similarity is not None:
         alike.write_html(out / SIMILARITY, similarity[0], similarity[1], lang)

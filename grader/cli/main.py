@@ -630,6 +630,7 @@ def _batch(args, config, lang, exercises, console) -> int:
     due_text = args.deadline or config.deadline
     due = deadline.parse(due_text) if due_text else None
     policy = deadline.Policy(config.late_policy, config.late_penalty_per_day)
+    book = _Gradebook(args.gradebook or config.gradebook, "batch")
     with BatchProgress(total, console) as progress:
         done = batch.run(
             submissions_dir=args.dir,
@@ -643,6 +644,7 @@ def _batch(args, config, lang, exercises, console) -> int:
             on_result=progress.update,
             due=due,
             policy=policy,
+            record=book,
         )
     console.print(
         f"graded {len(done.results)} submission(s) in {done.seconds:.1f} s "
@@ -650,7 +652,7 @@ def _batch(args, config, lang, exercises, console) -> int:
         f"{escape(str(args.out))}",
         soft_wrap=True,
     )
-    _record(args.gradebook or config.gradebook, done.results, done.manifest, "batch", console)
+    book.tell(console)
     if done.regraded:
         console.print(
             f"graded again (the machine was overloaded the first time): "
@@ -678,13 +680,14 @@ def _batch(args, config, lang, exercises, console) -> int:
 def _merge(args, config, console) -> int:
     from grader.batch.merge import merge
 
-    results, manifest = merge(folders=args.folders, out=args.out)
+    book = _Gradebook(args.gradebook or config.gradebook, "merge")
+    results, manifest = merge(folders=args.folders, out=args.out, record=book)
     console.print(
         f"merged {len(args.folders)} folder(s), {len(results)} submission(s), "
         f"into {escape(str(args.out))}",
         soft_wrap=True,
     )
-    _record(args.gradebook or config.gradebook, results, manifest, "merge", console)
+    book.tell(console)
     return 0
 
 
@@ -743,24 +746,45 @@ def _gradescope(args, exercises, console) -> int:
     return 0
 
 
-def _record(path, results, manifest, command, console) -> None:
-    """Record the run in the gradebook and print whose scores changed since their last run."""
-    if path is None:
-        return
-    from grader.outcomes import gradebook
-    from grader.report import regrade
+class _Gradebook:
+    """Records a run in the gradebook (when there is one) before its outputs are written, so
+    that report.html can show what changed since each submission's previous run."""
 
-    run = gradebook.record(
-        path, results, files=manifest.files, command=command, shard=manifest.shard
-    )
-    changed = gradebook.changes(path, run)
-    console.print(f"gradebook {escape(str(path))}: run {run} recorded", soft_wrap=True)
-    if changed:
-        console.print(f"[yellow]{len(changed)} submission(s) changed since their previous run:[/]")
-        for change in changed:
-            console.print(escape(regrade.line(change)), soft_wrap=True)
-    elif gradebook.previous_runs(path, run):
-        console.print("no submission changed since its previous run")
+    def __init__(self, path, command: str):
+        self.path, self.command = path, command
+        self.run: int | None = None
+        self.changed: list = []
+
+    def __call__(self, results, manifest):
+        """Record; the changes since the previous runs (None without a gradebook)."""
+        if self.path is None:
+            return None
+        from grader.outcomes import gradebook
+
+        self.run = gradebook.record(
+            self.path, results, files=manifest.files, command=self.command, shard=manifest.shard
+        )
+        self.changed = gradebook.changes(self.path, self.run)
+        return self.changed
+
+    def tell(self, console) -> None:
+        """Print the run recorded and whose scores changed since their last run."""
+        if self.path is None or self.run is None:
+            return
+        from grader.outcomes import gradebook
+        from grader.report import regrade
+
+        console.print(
+            f"gradebook {escape(str(self.path))}: run {self.run} recorded", soft_wrap=True
+        )
+        if self.changed:
+            console.print(
+                f"[yellow]{len(self.changed)} submission(s) changed since their previous run:[/]"
+            )
+            for change in self.changed:
+                console.print(escape(regrade.line(change)), soft_wrap=True)
+        elif gradebook.previous_runs(self.path, self.run):
+            console.print("no submission changed since its previous run")
 
 
 if __name__ == "__main__":

@@ -355,6 +355,10 @@ def test_cli_hidden_checks_and_a_regrade(tmp_path, sandbox, capsys):
     assert "manual_gradient.df_hidden failed -> passed" in line
     assert "manual_gradient: the student's file was changed" in line
     assert "key:" not in second
+    # the class report shows the same: what changed since each submission's previous run
+    page = (tmp_path / "out2" / "report.html").read_text()
+    assert "What changed since the previous run" in page and "mutant" in page
+    assert "What changed since the previous run" in (tmp_path / "out1" / "report.html").read_text()
 
 
 def test_cli_usage_errors_exit_2(tmp_path, capsys):
