@@ -30,7 +30,8 @@ import csv
 import io
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from grader.common.safetext import atomic_write
@@ -116,53 +117,52 @@ def _email(who: str) -> str:
     return who if _EMAIL.match(who) else ""
 
 
-def canvas_text(
+@dataclass(frozen=True)
+class Format:
+    """One LMS's grade import: its identity columns, how a student fills them, and whether a
+    row of points possible follows the header (Canvas)."""
+
+    identity: tuple[str, ...]
+    who: Callable[[str], list[str]]
+    points_row: str | None = None
+
+
+FORMATS = {
+    "canvas": Format(tuple(CANVAS_IDENTITY), lambda who: [who, "", "", "", ""], CANVAS_POINTS),
+    "moodle": Format(tuple(MOODLE_IDENTITY), lambda who: [who, "", _email(who)]),
+    "classroom": Format(tuple(CLASSROOM_IDENTITY), lambda who: [_email(who), "", "", who]),
+}
+
+
+def export_text(
+    fmt: Format,
     results: Sequence[SubmissionResult],
     exercises: Sequence[str],
     lang: str,
     *,
     assignment: str | None = None,
 ) -> str:
+    """The grades as `fmt`'s CSV: its identity columns, then a column per exercise."""
     heads, maxima = _columns(results, exercises, lang)
     slug = _assignment(results, assignment)
-    rows = [
-        [csvout.cell(h) for h in CANVAS_IDENTITY + heads],
-        [CANVAS_POINTS, "", "", "", ""] + [_num(m) for m in maxima],
-        *_rows(results, exercises, slug, lambda who: [who, "", "", "", ""]),
-    ]
+    rows = [[csvout.cell(h) for h in [*fmt.identity, *heads]]]
+    if fmt.points_row is not None:
+        blanks = [""] * (len(fmt.identity) - 1)
+        rows.append([fmt.points_row, *blanks] + [_num(m) for m in maxima])
+    rows += _rows(results, exercises, slug, fmt.who)
     return _csv(rows)
 
 
-def moodle_text(
-    results: Sequence[SubmissionResult],
-    exercises: Sequence[str],
-    lang: str,
-    *,
-    assignment: str | None = None,
-) -> str:
-    heads, _ = _columns(results, exercises, lang)
-    slug = _assignment(results, assignment)
-    rows = [
-        [csvout.cell(h) for h in MOODLE_IDENTITY + heads],
-        *_rows(results, exercises, slug, lambda who: [who, "", _email(who)]),
-    ]
-    return _csv(rows)
+def canvas_text(results, exercises, lang, *, assignment=None) -> str:
+    return export_text(FORMATS["canvas"], results, exercises, lang, assignment=assignment)
 
 
-def classroom_text(
-    results: Sequence[SubmissionResult],
-    exercises: Sequence[str],
-    lang: str,
-    *,
-    assignment: str | None = None,
-) -> str:
-    heads, _ = _columns(results, exercises, lang)
-    slug = _assignment(results, assignment)
-    rows = [
-        [csvout.cell(h) for h in CLASSROOM_IDENTITY + heads],
-        *_rows(results, exercises, slug, lambda who: [_email(who), "", "", who]),
-    ]
-    return _csv(rows)
+def moodle_text(results, exercises, lang, *, assignment=None) -> str:
+    return export_text(FORMATS["moodle"], results, exercises, lang, assignment=assignment)
+
+
+def classroom_text(results, exercises, lang, *, assignment=None) -> str:
+    return export_text(FORMATS["classroom"], results, exercises, lang, assignment=assignment)
 
 
 def write_all(
