@@ -80,6 +80,33 @@ class Lateness:
         return statuswords.late_words(self.as_dict(), lang)
 
 
+@dataclass(frozen=True)
+class Deadlines:
+    """The course's deadline, and those of exercises due on other days."""
+
+    default: datetime | None = None
+    by_exercise: tuple[tuple[str, datetime], ...] = ()
+
+    def of(self, exercise: str) -> datetime | None:
+        return dict(self.by_exercise).get(exercise, self.default)
+
+    @classmethod
+    def read(cls, value) -> Deadlines | None:
+        """From --deadline or config.yaml's `deadline:` (a time, or a mapping of exercise ids,
+        and `default`, to times); None when there is none."""
+        if value is None:
+            return None
+        if isinstance(value, dict):
+            default = value.get("default")
+            return cls(
+                default=parse(default) if default is not None else None,
+                by_exercise=tuple(
+                    sorted((k, parse(v)) for k, v in value.items() if k != "default")
+                ),
+            )
+        return cls(default=parse(value))
+
+
 def parse(text: str) -> datetime:
     """An ISO 8601 deadline with its UTC offset (2026-12-10T23:59+07:00)."""
     try:

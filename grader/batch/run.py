@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 import time
@@ -252,7 +253,7 @@ def run(
     out: Path | None = None,
     on_result=None,
     target=None,
-    due: datetime | None = None,
+    due: datetime | deadline.Deadlines | None = None,
     policy: deadline.Policy | None = None,
     record=None,
 ) -> Batch:
@@ -284,22 +285,78 @@ def run(
         )
 
 
-def as_of(task: Task, due: datetime, policy: deadline.Policy, copies: Path, lateness: dict):
-    """The task to grade for a deadline: a copy of the chosen commit's files where the
-    submission is a git repository with commits (lateness[task.id] says which and how late),
+def as_of(
+    task: Task,
+    due: deadline.Deadlines,
+    policy: deadline.Policy,
+    exercises: list[Exercise],
+    copies: Path,
+    lateness: dict,
+) -> Task:
+    """The task to grade against the deadlines: where the submission is a git repository with
+    commits, a copy of the commit the policy chooses for the latest deadline, each exercise due
+    earlier taken from its own deadline's commit (lateness[task.id]: exercise id -> Lateness);
     else the task as it is."""
     if task.path.is_symlink() or not deadline.is_repository(task.path):
         return task
+    times = {e.id: due.of(e.id) for e in exercises}
     try:
-        late = deadline.judge(task.path, due, policy)
-        if late is None:
+        judged = {}
+        for when in {t for t in times.values() if t is not None}:
+            late = deadline.judge(task.path, when, policy)
+            if late is None:
+                return task
+            judged[when] = late
+        if not judged:
             return task
-        copy = copies / str(len(lateness))
-        deadline.export(task.path, late.commit, copy)
+        # Exercises without a deadline are graded as the repository stands (its latest commit).
+        base = (
+            deadline.history(task.path)[0][0]
+            if None in times.values()
+            else judged[max(judged)].commit
+        )
+        folder = copies / str(len(lateness))
+        tree = folder / "tree"
+        deadline.export(task.path, base, tree)
+        for e in exercises:
+            when = times[e.id]
+            if when is not None and judged[when].commit != base:
+                other = folder / judged[when].commit
+                if not other.exists():
+                    deadline.export(task.path, judged[when].commit, other)
+                _take_exercise(e, other, tree)
     except (OSError, ValueError, subprocess.SubprocessError):  # no commit, a broken repository
         return task
-    lateness[task.id] = late
-    return Task(task.id, copy)
+    lateness[task.id] = {e.id: judged[t] for e in exercises if (t := times[e.id]) is not None}
+    return Task(task.id, tree)
+
+
+def _take_exercise(exercise: Exercise, source: Path, tree: Path) -> None:
+    """The exercise's file(s) in `tree` as they are in `source` (none there: none in tree)."""
+    for path in notebook.locate(tree, exercise.file):
+        path.unlink()
+    for path in notebook.locate(source, exercise.file):
+        target = tree / path.relative_to(source)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+
+
+def late_record(per: dict) -> dict:
+    """SubmissionResult.late from each exercise's Lateness: one deadline's as it is; several
+    deadlines' under `exercises`, beside the latest deadline's commit and the most lateness."""
+    distinct = {id(v): v for v in per.values()}
+    if len(distinct) == 1:
+        return next(iter(distinct.values())).as_dict()
+    latest = max(distinct.values(), key=lambda v: datetime.fromisoformat(v.committed))
+    afters = [v.after for v in distinct.values() if v.after is not None]
+    return {
+        **latest.as_dict(),
+        "later_commits": max(v.later for v in distinct.values()),
+        "late_seconds": max(afters) if afters else None,
+        "graded_late": any(v.graded_late for v in distinct.values()),
+        "penalty": 0.0,
+        "exercises": {k: v.as_dict() for k, v in sorted(per.items())},
+    }
 
 
 def _run(
@@ -323,9 +380,11 @@ def _run(
     if out is not None:
         _apart(Path(submissions_dir), Path(out))
     tasks = take_shard(discover(submissions_dir), shard)
-    lateness: dict[str, deadline.Lateness] = {}
+    lateness: dict[str, dict[str, deadline.Lateness]] = {}
+    if isinstance(due, datetime):
+        due = deadline.Deadlines(default=due)
     if due is not None:
-        tasks = [as_of(t, due, policy, copies, lateness) for t in tasks]
+        tasks = [as_of(t, due, policy, exercises, copies, lateness) for t in tasks]
     setup = Setup(spec_paths=tuple(e.path for e in exercises), root=root, config=config)
     extra = {"target": target} if target is not None else {}
     results: dict[str, SubmissionResult] = {}
@@ -340,7 +399,7 @@ def _run(
                 lost[task.id] = outcome
                 outcome = unfinished(task, outcome, exercises, config)
             # The id discover() chose names the result, told apart from every other's.
-            late = lateness[task.id].as_dict() if task.id in lateness else None
+            late = late_record(lateness[task.id]) if lateness.get(task.id) else None
             outcome = replace(outcome, submission=task.id, late=late)
             results[task.id] = safetext.scrub(conceal(outcome))
             yield task

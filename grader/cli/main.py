@@ -627,8 +627,7 @@ def _batch(args, config, lang, exercises, console) -> int:
     refused = isolation.preflight()  # a root grader whose workers could not drop privileges
     if refused:
         raise GraderError(refused)
-    due_text = args.deadline or config.deadline
-    due = deadline.parse(due_text) if due_text else None
+    due = deadline.Deadlines.read(args.deadline or config.deadline)
     policy = deadline.Policy(config.late_policy, config.late_penalty_per_day)
     book = _Gradebook(args.gradebook or config.gradebook, "batch")
     with BatchProgress(total, console) as progress:

@@ -49,9 +49,10 @@ class Config:
     gradebook: Path | None = None
     """SQLite file where `batch` records every run (None: no gradebook); relative paths are
     relative to the config file."""
-    deadline: str | None = None
+    deadline: str | dict[str, str] | None = None
     """`batch`'s deadline (ISO 8601 with its offset, 2026-12-10T23:59+07:00; --deadline
-    overrides it): a submission that is a git repository is graded as of it."""
+    overrides it): a submission that is a git repository is graded as of it. A mapping gives
+    exercises due on other days their own ({manual_gradient: ..., default: ...})."""
     late_policy: str = "none"
     """none: grade the last commit before the deadline; penalty: the latest, less
     late_penalty_per_day per day late; latest: the latest, flagged late."""
@@ -122,11 +123,20 @@ def load(path: Path) -> Config:
 LATE_POLICIES = ("none", "penalty", "latest")
 
 
-def _deadline(node) -> str:
-    """An ISO 8601 date and time with its offset (YAML may read one as a datetime)."""
+def _deadline(node) -> str | dict[str, str]:
+    """An ISO 8601 date and time with its offset (YAML may read one as a datetime), or a
+    mapping of exercise ids (and `default`, for the others) to such times."""
+    value = node["deadline"]
+    if isinstance(value, dict):
+        inner = node.child("deadline")
+        return {str(k): _time(inner, k) for k in inner}
+    return _time(node, "deadline")
+
+
+def _time(node, key) -> str:
     from datetime import datetime
 
-    value = node["deadline"]
+    value = node[key]
     text = value.isoformat() if isinstance(value, datetime) else str(value)
     try:
         when = datetime.fromisoformat(text.strip())
@@ -134,7 +144,7 @@ def _deadline(node) -> str:
         when = None
     if when is None or when.tzinfo is None:
         raise node.error(
-            "deadline",
+            key,
             f"expected a date and time with its UTC offset, such as 2026-12-10T23:59+07:00, "
             f"got {text!r}",
         )

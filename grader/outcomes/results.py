@@ -92,9 +92,15 @@ class SubmissionResult:
 
     @property
     def score(self) -> float:
-        """The points earned, less the late penalty's share where one applies."""
-        penalty = float((self.late or {}).get("penalty") or 0.0)
-        return self.raw_score * (1.0 - penalty) if penalty else self.raw_score
+        """The points earned, less the late penalty's share where one applies (each exercise's
+        own where exercises have deadlines of their own)."""
+        late = self.late or {}
+        per = late.get("exercises") or {}
+        total = 0.0
+        for e in self.exercises:
+            penalty = float((per.get(e.id) or late).get("penalty") or 0.0)
+            total += e.score * (1.0 - penalty) if penalty else e.score
+        return total
 
     @property
     def max_score(self) -> float:

@@ -51,7 +51,15 @@ def span(seconds: float, lang: str = "en") -> str:
 
 def late_words(late: dict, lang: str) -> str:
     """One line on a submission graded against a deadline (SubmissionResult.late): the commit
-    graded, and how late the rest is."""
+    graded, and how late the rest is (per exercise where exercises have deadlines of their
+    own)."""
+    per = late.get("exercises")
+    if isinstance(per, dict) and per:
+        return "; ".join(f"{k}: {_late_line(v, lang)}" for k, v in sorted(per.items()))
+    return _late_line(late, lang)
+
+
+def _late_line(late: dict, lang: str) -> str:
     short = str(late.get("commit", ""))[:10]
     later, after = int(late.get("later_commits") or 0), late.get("late_seconds") or 0
     penalty = float(late.get("penalty") or 0.0)

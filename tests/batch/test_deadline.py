@@ -199,3 +199,98 @@ def test_a_class_of_repositories_graded_as_of_the_deadline(tmp_path, exercises):
     assert budi_late.score == pytest.approx(0.9 * budi_late.max_score)
     penalty_csv = (tmp_path / "penalty" / "grades.csv").read_text()
     assert "late_penalty" in penalty_csv
+
+
+def test_exercises_due_on_other_days_are_each_graded_as_of_their_own(tmp_path, exercises):
+    """manual_gradient is due on the 10th, custom_sigmoid on the 17th; both are finished on the
+    12th: with a penalty policy, manual_gradient loses 2 days' share, custom_sigmoid nothing."""
+    from conftest import ROOT, SOLUTIONS
+
+    from grader.batch import run as batch
+    from grader.loader.config import Config
+
+    klass = tmp_path / "class"
+    klass.mkdir()
+    repo = repository(klass, "ana")
+    key, sigmoid = (SOLUTIONS / "manual_gradient.py").read_text(), SOLUTIONS / "custom_sigmoid.py"
+    first = commit(
+        repo,
+        {"manual_gradient.py": ZEROS, "custom_sigmoid.py": "import torch\n"},
+        "2026-12-09T10:00:00+07:00",
+    )
+    second = commit(
+        repo,
+        {"manual_gradient.py": key, "custom_sigmoid.py": sigmoid.read_text()},
+        "2026-12-12T10:00:00+07:00",
+    )
+    due = deadline.Deadlines.read(
+        {"manual_gradient": "2026-12-10T23:59+07:00", "default": "2026-12-17T23:59+07:00"}
+    )
+    done = batch.run(
+        submissions_dir=klass,
+        exercises=[exercises["manual_gradient"], exercises["custom_sigmoid"]],
+        config=Config(examples=8, time_per_call=15.0, time_per_exercise=120.0),
+        lang="en",
+        root=ROOT,
+        jobs=1,
+        due=due,
+        policy=deadline.Policy("penalty", per_day=0.25),
+    )
+    ana = done.results[0]
+    assert all(e.score == e.max_score for e in ana.exercises), [e.message for e in ana.exercises]
+    per = ana.late["exercises"]
+    assert per["manual_gradient"]["commit"] == second  # penalty: the latest, 2 days late
+    assert per["manual_gradient"]["penalty"] == 0.5 and per["custom_sigmoid"]["penalty"] == 0.0
+    assert per["custom_sigmoid"]["commit"] == second and first != second
+    by = {e.id: e for e in ana.exercises}
+    assert ana.score == pytest.approx(
+        0.5 * by["manual_gradient"].score + by["custom_sigmoid"].score
+    )
+    assert ana.late["later_commits"] == 1
+
+
+def test_exercises_due_on_other_days_without_a_penalty(tmp_path, exercises):
+    from conftest import ROOT, SOLUTIONS
+
+    from grader.batch import run as batch
+    from grader.loader.config import Config
+
+    klass = tmp_path / "class"
+    klass.mkdir()
+    repo = repository(klass, "ana")
+    key = (SOLUTIONS / "manual_gradient.py").read_text()
+    sigmoid = (SOLUTIONS / "custom_sigmoid.py").read_text()
+    first = commit(
+        repo,
+        {"manual_gradient.py": key, "custom_sigmoid.py": "import torch\n"},
+        "2026-12-09T10:00:00+07:00",
+    )
+    second = commit(
+        repo,
+        {"manual_gradient.py": ZEROS, "custom_sigmoid.py": sigmoid},
+        "2026-12-12T10:00:00+07:00",
+    )
+    due = deadline.Deadlines.read(
+        {"manual_gradient": "2026-12-10T23:59+07:00", "default": "2026-12-17T23:59+07:00"}
+    )
+    done = batch.run(
+        submissions_dir=klass,
+        exercises=[exercises["manual_gradient"], exercises["custom_sigmoid"]],
+        config=Config(examples=8, time_per_call=15.0, time_per_exercise=120.0),
+        lang="en",
+        root=ROOT,
+        jobs=1,
+        due=due,
+    )
+    ana = done.results[0]
+    by = {e.id: e for e in ana.exercises}
+    # manual_gradient as of the 10th (the key), custom_sigmoid as of the 17th (its answer)
+    assert by["manual_gradient"].score == by["manual_gradient"].max_score
+    assert by["custom_sigmoid"].score == by["custom_sigmoid"].max_score
+    assert ana.late["exercises"]["manual_gradient"]["commit"] == first
+    assert ana.late["exercises"]["custom_sigmoid"]["commit"] == second
+    assert (repo / "manual_gradient.py").read_text() == ZEROS  # the repository untouched
+    from grader.report.statuswords import late_words
+
+    words = late_words(ana.late, "en")
+    assert f"manual_gradient: graded commit {first[:10]}" in words and "late: 1 commit(s)" in words

@@ -70,3 +70,43 @@ def test_the_grading_seed_comes_from_the_environment_then_the_config_then_the_pu
 def test_the_course_config_has_a_grading_seed_apart_from_the_public_one():
     cfg = config.load(config.default_path())
     assert cfg.grading_seed is not None and cfg.grading_seed != cfg.seed
+
+
+def test_deadlines_and_the_late_policy(tmp_path):
+    cfg = config.load(
+        write(
+            tmp_path,
+            'deadline: "2026-12-10T23:59+07:00"\nlate_policy: penalty\nlate_penalty_per_day: 0.1\n',
+        )
+    )
+    assert (cfg.deadline, cfg.late_policy, cfg.late_penalty_per_day) == (
+        "2026-12-10T23:59+07:00",
+        "penalty",
+        0.1,
+    )
+    per = config.load(
+        write(
+            tmp_path,
+            "deadline:\n  default: 2026-12-17T23:59:00+07:00\n"
+            '  manual_gradient: "2026-12-10T23:59+07:00"\n',
+        )
+    )
+    assert per.deadline == {
+        "default": "2026-12-17T23:59:00+07:00",  # YAML read it as a datetime: kept as text
+        "manual_gradient": "2026-12-10T23:59+07:00",
+    }
+
+
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        ('deadline: "2026-12-10T23:59"\n', "line 1, deadline: expected a date and time with its"),
+        ('deadline:\n  manual_gradient: "friday"\n', "line 2, deadline.manual_gradient: expected"),
+        ("late_policy: lenient\n", "late_policy: expected none, penalty or latest"),
+        ("late_penalty_per_day: 2\n", "late_penalty_per_day: expected a share between 0 and 1"),
+    ],
+)
+def test_bad_deadlines_name_the_key(tmp_path, text, where):
+    with pytest.raises(SpecError) as info:
+        config.load(write(tmp_path, text))
+    assert where in str(info.value)
