@@ -52,7 +52,7 @@ class Config:
     deadline: str | dict[str, str] | None = None
     """`batch`'s deadline (ISO 8601 with its offset, 2026-12-10T23:59+07:00; --deadline
     overrides it): a submission that is a git repository is graded as of it. A mapping gives
-    exercises due on other days their own ({manual_gradient: ..., default: ...})."""
+    exercises due on other days their own ({<id>: ..., default: ...})."""
     late_policy: str = "none"
     """none: grade the last commit before the deadline; penalty: the latest, less
     late_penalty_per_day per day late; latest: the latest, flagged late."""
