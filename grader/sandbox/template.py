@@ -296,17 +296,9 @@ def _serve(ctl: socket.socket, live: set[int]) -> None:
     global LAYOUT
     import torch  # noqa: F401  (the point of the template: pay for this once)
 
-    # torch.func, torch.compile and friends import this on first use: seconds that each worker
-    # would otherwise spend inside a student's time limit (and a torchinductor_<user> folder).
-    import torch._dynamo  # noqa: F401
-    import torch.func  # noqa: F401  (answers may use it; a worker would import it in its call)
-
-    # torch.autograd.grad and .backward import this (and sympy) lazily whenever an upstream
-    # gradient is given; a worker running as another user may be unable to read the stdlib
-    # files it needs, and each would pay for the import again.
-    import torch.fx.experimental.symbolic_shapes  # noqa: F401
-
     from grader.sandbox import probes, trap, worker  # noqa: F401
+
+    worker.preload()  # what a student's first call would import lazily (worker.PRELOAD)
 
     trap.alias_index()  # once here, not in every worker
 

@@ -20,6 +20,18 @@ from grader.sandbox import isolation, magics, probes, tmpdirs
 from grader.sandbox.tracebacks import describe_exception, student_traceback
 from grader.sandbox.trap import ForbiddenCall, Trap, snapshot, tampered
 
+PRELOAD = ("torch._dynamo", "torch.func", "torch.fx.experimental.symbolic_shapes")
+"""What torch imports lazily on a first use that answers make (an optimizer's step and
+torch.compile import torch._dynamo; torch.func; .backward with an upstream gradient imports
+symbolic_shapes and sympy): seconds a student's first call would otherwise spend inside its time
+limit, and modules a worker running as another user might not read. Imported by the template
+(fork mode) or by each portable worker before it says it is ready."""
+
+
+def preload() -> None:
+    for name in PRELOAD:
+        importlib.import_module(name)
+
 
 def import_student(path: str, module_name: str):
     spec = importlib.util.spec_from_file_location(module_name, path)

@@ -79,6 +79,27 @@ def test_a_worker_that_floods_its_pipe_costs_the_grader_a_bounded_buffer():
     assert len(channel.buffer) == 0
 
 
+def test_a_portable_worker_has_imported_what_first_calls_import(
+    portable_sandbox, exercises, tmp_path
+):
+    """No student-visible call pays for a lazy import (an optimizer's step imports
+    torch._dynamo): the worker imported them before it said it was ready, as the template
+    does in fork mode."""
+    from grader.sandbox.worker import PRELOAD
+
+    check = "\n\nimport sys as _s\n_missing = [m for m in PRELOAD if m not in _s.modules]\n"
+    check += "if _missing:\n    raise RuntimeError(f'imported lazily: {_missing}')\n"
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    text = (SOLUTIONS / "manual_gradient.py").read_text() + check.replace("PRELOAD", repr(PRELOAD))
+    (sub / "manual_gradient.py").write_text(text)
+    exercise = only_checks([exercises["manual_gradient"]], ["df_value"])
+    ex = by_id(
+        grade(submission_dir=sub, exercises=exercise, config=CONFIG, sandbox=portable_sandbox)
+    )["manual_gradient"]
+    assert ex.status == "passed", messages(ex)
+
+
 def test_mode_is_chosen_by_the_environment_and_the_platform(monkeypatch):
     monkeypatch.setenv(portable.ENV, "portable")
     assert portable.wanted()
