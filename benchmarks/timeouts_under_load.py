@@ -43,7 +43,8 @@ def judged(sandbox, exercise, config, text: str) -> str:
 
 
 def main(n: int) -> None:
-    config = config_mod.load(ROOT / "config.yaml")
+    # The course's limits, two examples a check: what is measured is how each call is judged.
+    config = config_mod.load(ROOT / "config.yaml").with_overrides(examples=2)
     exercise = next(
         e for e in specfile.discover(ROOT / "exercises", root=ROOT) if e.id == "manual_gradient"
     )
