@@ -9,6 +9,7 @@ the per-call limit as CPU time N/2 times. Prints how each was judged.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -68,9 +69,14 @@ def main(n: int) -> None:
                 for _ in range(max(n // 2, 1))
             )
             print(f"load average at end: {os.getloadavg()[0]:.1f}")
-    finally:
+    finally:  # Ctrl-C, as a user would: each grading ends its workers and their groups
         for proc in load:
-            os.killpg(proc.pid, 9)
+            os.killpg(proc.pid, signal.SIGINT)
+        for proc in load:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
     print(f"endless loop ({n} runs): {dict(spin)}")
     print(
         f"honest call at 60% of {config.time_per_call:g} s ({max(n // 2, 1)} runs): {dict(honest)}"
