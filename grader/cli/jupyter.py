@@ -82,7 +82,8 @@ def check(*ids: str, lang: str | None = None, fresh: bool = False) -> Report | N
     notebook's folder) and return the report, which a notebook shows inline."""
     if os.environ.get(IN_WORKER):
         return None  # the notebook is being graded: its own grading cell does nothing
-    words = WORDS.get(lang or "id", WORDS["id"])
+    said = lang if lang in WORDS else "id"
+    words = WORDS[said]
     here = Path.cwd()
     shell = _shell()
     notebook = _notebook_path(shell, ids, here)
@@ -90,7 +91,7 @@ def check(*ids: str, lang: str | None = None, fresh: bool = False) -> Report | N
     if root is None:
         return _message(words["no_course"].format(here=here))
     with tempfile.TemporaryDirectory(prefix="grader-notebook-") as tmp:
-        folder, graded = _submission(shell, ids, notebook, Path(tmp), words)
+        folder, graded = _submission(shell, ids, notebook, Path(tmp), said)
         if folder is None:
             return _message(graded)
         json_path = Path(tmp) / "result.json"
@@ -146,10 +147,13 @@ def _notebook_path(shell, ids, here: Path) -> Path | None:
     return None
 
 
-def _submission(shell, ids, notebook: Path | None, tmp: Path, words) -> tuple[Path | None, str]:
+def _submission(
+    shell, ids, notebook: Path | None, tmp: Path, lang: str
+) -> tuple[Path | None, str]:
     """A folder to grade and what it holds, in words (or None and why there is none)."""
+    words = WORDS[lang]
     if notebook is not None:
-        ago = _ago(time.time() - notebook.stat().st_mtime)
+        ago = _ago(time.time() - notebook.stat().st_mtime, lang)
         graded = words["file"].format(name=notebook.name, ago=ago)
         if not ids:  # the course view of the notebook's folder
             return notebook.parent, graded
@@ -181,12 +185,15 @@ def _ran_cells(shell) -> list[str]:
     return [c for c in ran[1:] if isinstance(c, str) and c.strip() and "grader.check(" not in c]
 
 
-def _ago(seconds: float) -> str:
+def _ago(seconds: float, lang: str) -> str:
+    """How long ago, in the report's language (12 s ago, 5 menit lalu)."""
     if seconds < 90:
-        return f"{max(int(seconds), 0)} s ago"
-    if seconds < 90 * 60:
-        return f"{round(seconds / 60)} min ago"
-    return f"{round(seconds / 3600)} h ago"
+        n, unit = max(int(seconds), 0), "s" if lang == "en" else "detik"
+    elif seconds < 90 * 60:
+        n, unit = round(seconds / 60), "min" if lang == "en" else "menit"
+    else:
+        n, unit = round(seconds / 3600), "h" if lang == "en" else "jam"
+    return f"{n} {unit} ago" if lang == "en" else f"{n} {unit} lalu"
 
 
 def _environment() -> dict:

@@ -73,3 +73,8 @@ def test_outside_a_course_it_says_what_to_do(tmp_path, monkeypatch):
     report = jupyter.check("retain_graph", lang="en")
     assert report is not None and report.exit_code == 2
     assert "exercises/ORDER" in report.text and "exercises/ORDER" in report._repr_html_()
+
+
+def test_how_long_ago_is_said_in_the_reports_language():
+    assert jupyter._ago(30, "id") == "30 detik lalu" and jupyter._ago(30, "en") == "30 s ago"
+    assert jupyter._ago(300, "en") == "5 min ago" and jupyter._ago(7200, "id") == "2 jam lalu"
