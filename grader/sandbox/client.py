@@ -179,7 +179,9 @@ class Sandbox:
         # The template is gone (killed by its child); the worker's group may still live, and
         # its control groups are left to the grader to end and remove.
         _kill_group(pid)
-        if self.isolation != "namespaces" and _root():  # and what left it, by its user id
+        if (
+            self.isolation != "namespaces" and isolation.is_root()
+        ):  # and what left it, by its user id
             isolation.end_processes_of(isolation.worker_uid(pid), spawn=True)
         cgroups.Group.existing(groups).destroy()
         self._restart()
@@ -225,10 +227,6 @@ def safe_to_hide(paths, scratch: str = "") -> list[str]:
         if real != "/" and os.path.isdir(real):
             out.add(real)
     return sorted(out)
-
-
-def _root() -> bool:
-    return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
 def _kill_group(pid: int) -> None:

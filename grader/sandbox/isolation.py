@@ -64,6 +64,11 @@ def _check(result: int, what: str) -> None:
         raise OSError(err, f"{what}: {os.strerror(err)}")
 
 
+def is_root() -> bool:
+    """Whether this process runs as root (never on Windows)."""
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
 def available() -> bool:
     return os.name == "posix" and hasattr(os, "fork") and os.geteuid() == 0
 
@@ -627,7 +632,7 @@ def scratch_refusal(isolation_mode: str | None) -> str | None:
     or the grader is not root."""
     import tempfile
 
-    if isolation_mode == "namespaces" or not (hasattr(os, "geteuid") and os.geteuid() == 0):
+    if isolation_mode == "namespaces" or not is_root():
         return None
     folder = tempfile.gettempdir()
     if others_can_reach(folder):
@@ -639,7 +644,7 @@ def preflight() -> str | None:
     """Why a root grader here would refuse to grade (CANNOT_DROP, CANNOT_READ, CANNOT_REACH),
     asked once before a class is graded, so that the class is refused with one message rather
     than each submission; None where it would grade (or it is not root)."""
-    if os.name != "posix" or os.geteuid() != 0:
+    if os.name != "posix" or not is_root():
         return None
     found = refusal(library_paths())
     if found is None and (not available() or os.environ.get("GRADER_NO_NAMESPACES")):

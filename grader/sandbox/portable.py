@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from grader.common import wire
+from grader.sandbox import isolation
 from grader.sandbox.workers import Refused, SandboxError, Worker
 
 ROOT = str(Path(__file__).resolve().parents[2])
@@ -173,9 +174,7 @@ def child_main() -> None:
     os.dup2(fd, 2)
     os.close(fd)
     handles: dict[str, int] = {}
-    if _root():  # never a root worker: a user of its own (the grader gave it the scratch copy)
-        from grader.sandbox import isolation
-
+    if isolation.is_root():  # never a root worker: a user of its own (it owns the scratch copy)
         handles = isolation.library_handles(isolation.library_paths())
         isolation.drop_privileges(isolation.worker_uid(os.getpid()))  # raises: nothing served
         isolation.end_leftovers()
@@ -210,10 +209,6 @@ def worker_environment() -> dict:
     return env
 
 
-def _root() -> bool:
-    return hasattr(os, "geteuid") and os.geteuid() == 0
-
-
 class PortableSandbox:
     """Starts worker processes ahead; spawn() hands one a student's file."""
 
@@ -244,9 +239,7 @@ class PortableSandbox:
     def start(self) -> PortableSandbox:
         """Start the first worker; a root grader whose workers could not run as users of their
         own refuses (Refused) instead."""
-        if _root() and os.name == "posix":
-            from grader.sandbox import isolation
-
+        if isolation.is_root() and os.name == "posix":
             found = isolation.refusal(isolation.library_paths()) or isolation.scratch_refusal(
                 "portable"
             )
@@ -271,9 +264,7 @@ class PortableSandbox:
             proc, channel = self.warm or self._launch()
             self.warm = None
             try:
-                if _root():  # its user (see child_main) must own its scratch copy
-                    from grader.sandbox import isolation
-
+                if isolation.is_root():  # its user (see child_main) must own its scratch copy
                     isolation.own(scratch, isolation.worker_uid(proc.pid))
                 channel.settimeout(READY_SECONDS)
                 header, _ = wire.recv(channel)
@@ -332,9 +323,7 @@ class PortableSandbox:
                 os.killpg(proc.pid, 9)
             except (ProcessLookupError, PermissionError):
                 pass
-            if _root():  # and whatever of its user left its session (see child_main)
-                from grader.sandbox import isolation
-
+            if isolation.is_root():  # and whatever of its user left its session (see child_main)
                 isolation.end_processes_of(isolation.worker_uid(proc.pid), spawn=True)
         if proc.poll() is None:
             proc.kill()
