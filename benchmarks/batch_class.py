@@ -1,7 +1,8 @@
 """Build a class of submissions from solutions/ and time `grader batch` on it.
 
     python benchmarks/batch_class.py [--size 100] [--jobs 2] [--exercises ID ...] [--twice]
-                                     [--correct] [--memory 10,200] [--before TREE]
+                                     [--correct] [--distinct] [--memory 10,200]
+                                     [--before TREE]
 
 The class: copies of the answer key and of the variants, every known-wrong mutant, empty and
 broken submissions; every fifth student answers everything right, the others about half
@@ -52,7 +53,9 @@ def exercise_ids(chosen: list[str] | None) -> list[str]:
     return sorted(found, key=lambda i: (order.index(i) if i in order else len(order), i))
 
 
-def build(root: Path, size: int, ids: list[str], correct: bool = False) -> dict[str, int]:
+def build(
+    root: Path, size: int, ids: list[str], correct: bool = False, distinct: bool = False
+) -> dict[str, int]:
     """Write `size` submissions under root; returns how many of each sort."""
     pools = {}
     for ex in ids:
@@ -86,6 +89,9 @@ def build(root: Path, size: int, ids: list[str], correct: bool = False) -> dict[
             target = sub / ("src" if i % 3 == 0 else ".") / f"{ex}.py"  # some nest their files
             target.parent.mkdir(exist_ok=True)
             shutil.copyfile(pick, target)
+            if distinct:  # a line of the student's own: no two files of the class are the same
+                with open(target, "a") as f:
+                    f.write(f"\n# {sub.name}\n")
     return counts
 
 
@@ -227,6 +233,13 @@ def main() -> int:
         help="grade classes of A and B submissions and compare the parent's peak RSS",
     )
     p.add_argument(
+        "--distinct",
+        action="store_true",
+        help="end every file with a comment naming its student, so that no two files are "
+        "byte-identical (batch grades a file identical to one it graded once, "
+        "grader.grading.verdicts.Shared)",
+    )
+    p.add_argument(
         "--keep", type=Path, help="build the class here and keep it (default: a temporary folder)"
     )
     p.add_argument(
@@ -242,7 +255,7 @@ def main() -> int:
     try:
         if args.memory:
             return memory(work, args, ids)
-        counts = build(work / "class", args.size, ids, args.correct)
+        counts = build(work / "class", args.size, ids, args.correct, args.distinct)
         batch = [
             sys.executable,
             "-m",

@@ -53,13 +53,14 @@ def serve(conn, setup: Setup) -> None:
     # Ctrl-C goes to the whole process group; the parent decides what stops.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Imported here, in the grading process: the parent of a pool need not pay for torch.
-    from grader.grading import examples
+    from grader.grading import examples, verdicts
     from grader.grading.grade import grade
     from grader.loader import specfile
     from grader.sandbox.client import Sandbox
 
     examples.memory_only()  # grades read no file a worker could have written
     exercises = [specfile.load(p, setup.root) for p in setup.spec_paths]
+    shared = verdicts.Shared()  # a byte-identical file of the class is graded once here
     with Sandbox().start() as sandbox:
         while True:
             try:
@@ -76,6 +77,7 @@ def serve(conn, setup: Setup) -> None:
                     sandbox=sandbox,
                     name=task.id,
                     include_hidden=setup.include_hidden,
+                    shared=shared,
                 )
             except Exception as exc:  # the grader's own failure: report it, keep serving
                 conn.send(Lost("error", f"{type(exc).__name__}: {exc}"))

@@ -70,16 +70,19 @@ def grade(
     include_hidden: bool = False,
     on_exercise=None,
     remember: bool = False,
+    shared: verdicts.Shared | None = None,
 ) -> SubmissionResult:
     """Grade every exercise of one submission directory. remember=True (a student's own runs,
     never a grade) shows the kept verdict of an exercise whose file has not changed
-    (grader.grading.verdicts) and keeps new ones."""
+    (grader.grading.verdicts) and keeps new ones on disk; `shared` (a batch process's) does the
+    same in memory, for byte-identical files of the class."""
     torch.set_num_threads(1)  # references are small; threads only add contention (batch: jobs)
+    store = shared if shared is not None else (verdicts if remember else None)
     keys = [
-        verdicts.key(e, Path(submission_dir), config, include_hidden) if remember else None
+        verdicts.key(e, Path(submission_dir), config, include_hidden) if store else None
         for e in exercises
     ]
-    kept = [verdicts.recall(k) for k in keys]
+    kept = [store.recall(k) if store else None for k in keys]
     drawer = None
     if any(r is None for r in kept):
         sandbox.warm()
@@ -91,7 +94,15 @@ def grade(
             _draw_while(sandbox.starting, todo)  # the template imports torch: free time
     try:
         results = _grade_all(
-            exercises, keys, kept, submission_dir, config, sandbox, include_hidden, on_exercise
+            exercises,
+            keys,
+            kept,
+            submission_dir,
+            config,
+            sandbox,
+            include_hidden,
+            on_exercise,
+            store,
         )
     finally:
         if drawer is not None:
@@ -104,7 +115,7 @@ def grade(
 
 
 def _grade_all(
-    exercises, keys, kept, submission_dir, config, sandbox, include_hidden, on_exercise
+    exercises, keys, kept, submission_dir, config, sandbox, include_hidden, on_exercise, store
 ) -> list[ExerciseResult]:
     results = []
     for exercise, key, result in zip(exercises, keys, kept):
@@ -118,7 +129,8 @@ def _grade_all(
             )
             # Everything reported passes through here: messages and source lines made safe.
             result = safetext.scrub(result)
-            verdicts.keep(key, result)
+            if store is not None:
+                store.keep(key, result)
         results.append(result)
         if on_exercise:
             on_exercise(result)

@@ -9,14 +9,20 @@ Only verdicts judged from the answer's own data are kept: passed, failed, a chec
 exception the student's code raised. Anything that involved time, memory, a crash, the machine
 or the grader (timeouts, lost workers, "grader error", an import that failed) is graded again on
 the next run. The student's commands (`check`, the course view, `watch`) use this; `batch`,
-`validate` and everything a grade depends on never do. Kept in speccache.folder()/verdicts,
+`validate` and everything a grade depends on never read a kept verdict from disk. Kept in speccache.folder()/verdicts,
 outside the project, safe to delete, sealed with the cache's key (speccache.secret: a file
 sealed otherwise is graded again), and named by the file's content: an entry planted for one
 file's bytes changes nothing for other bytes. GRADER_CACHE=off turns it off.
+
+`batch` keeps verdicts too, in the memory of each grading process (Shared), for the one run:
+the same key is the same file bytes, helpers, spec, checks, seed and grader, so a second
+student's byte-identical file (an untouched starter, a copy) gets the verdict its grading would
+give, without grading it again. Nothing of it is on disk, and nothing outlives the run.
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import hashlib
 import json
@@ -104,6 +110,32 @@ def keepable(result: ExerciseResult) -> bool:
 
 def _raised(check: CheckResult) -> bool:
     return check.status == "error" and (check.cause or "").startswith("raised:")
+
+
+class Shared:
+    """Verdicts kept in memory for one batch process (see the module's docstring): recall and
+    keep as the disk's, at most LIMIT of them (the oldest go first)."""
+
+    LIMIT = 4096
+
+    def __init__(self) -> None:
+        self.results: dict[str, ExerciseResult] = {}
+        self.reused = 0
+        """How many exercises were given a kept verdict (the benchmarks report it)."""
+
+    def recall(self, k: str | None) -> ExerciseResult | None:
+        found = self.results.get(k) if k else None
+        if found is None:
+            return None
+        self.reused += 1
+        return copy.deepcopy(found)  # each student's result is their own to change (lateness)
+
+    def keep(self, k: str | None, result: ExerciseResult) -> None:
+        if k is None or not keepable(result):
+            return
+        if len(self.results) >= self.LIMIT:
+            del self.results[next(iter(self.results))]
+        self.results[k] = dataclasses.replace(result, seconds=0.0)
 
 
 def keep(k: str | None, result: ExerciseResult) -> None:

@@ -176,3 +176,52 @@ def test_nothing_is_kept_with_the_cache_off(
             remember=True,
         )
     assert graded == ["grad_clipping"] * 2
+
+
+def test_a_batch_grades_a_byte_identical_file_of_the_class_once(
+    tmp_path, graded, sandbox, exercises, fast_config, monkeypatch
+):
+    """A batch process's Shared store: a second student's byte-identical file (and helpers)
+    gets the verdict grading it would give, without being graded; one byte more is graded;
+    nothing is written to disk, and a verdict that involved the machine is never shared."""
+    monkeypatch.setenv("GRADER_CACHE", str(tmp_path / "cache"))
+    chosen = [exercises["grad_clipping"], exercises["vector_backward"]]
+    mutant = sorted((SOLUTIONS / "mutants" / "vector_backward").glob("*.py"))[0].read_bytes()
+    key = (SOLUTIONS / "grad_clipping.py").read_bytes()
+    subs = {
+        "ani": {"grad_clipping": key, "vector_backward": mutant},
+        "budi": {"grad_clipping": key, "vector_backward": mutant},  # a copy of ani's
+        "citra": {"grad_clipping": key + b"\n", "vector_backward": mutant},
+    }
+
+    def run(shared):
+        out = {}
+        for name, files in subs.items():
+            sub = tmp_path / name
+            for ex, source in files.items():
+                sub.mkdir(exist_ok=True)
+                (sub / f"{ex}.py").write_bytes(source)
+            result = grade(
+                submission_dir=sub,
+                exercises=chosen,
+                config=fast_config,
+                sandbox=sandbox,
+                include_hidden=True,
+                shared=shared,
+            )
+            out[name] = _strip(result)
+        return out
+
+    alone = run(None)
+    assert graded == ["grad_clipping", "vector_backward"] * 3
+    graded.clear()
+    shared = verdicts.Shared()
+    together = run(shared)
+    assert together == alone  # the same verdicts, messages and counterexamples
+    # ani's both; citra's both: vector_backward's scratch copy gets grad_clipping.py beside it
+    assert graded == ["grad_clipping", "vector_backward"] * 2
+    assert shared.reused == 2
+    assert not (tmp_path / "cache" / "verdicts").exists()
+    timeout = ExerciseResult(id="x", title=T, status="timeout", checks=[], message=T)
+    shared.keep("k", timeout)
+    assert shared.recall("k") is None
