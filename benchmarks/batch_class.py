@@ -1,7 +1,8 @@
 """Build a class of submissions from solutions/ and time `grader batch` on it.
 
     python benchmarks/batch_class.py [--size 100] [--jobs 2] [--exercises ID ...] [--twice]
-                                     [--correct] [--distinct] [--memory 10,200]
+                                     [--correct] [--distinct] [--classroom]
+                                     [--memory 10,200]
                                      [--before TREE]
 
 The class: copies of the answer key and of the variants, every known-wrong mutant, empty and
@@ -16,7 +17,11 @@ JUnit XML with a real parser, the Gradescope files), and with --twice grades the
 compares the outputs byte for byte. --before TREE grades the same class with an older checkout
 first (e.g. `git worktree add /tmp/old OLD`) and reports both times and whether results.json
 is the same (`seconds` aside). --memory A,B grades classes of A and B submissions instead
-and compares the parent's peak RSS (target: B=200 within 100 MB of A=10).
+and compares the parent's peak RSS (target: B=200 within 100 MB of A=10). --distinct ends every
+file with a line naming its student, so that batch grades each one (it grades a file
+byte-identical to one it already graded once, grader.grading.verdicts.Shared); --classroom lays
+each student out as the release does (exercises/<id>/<id>.py), every written file distinct,
+and leaves a third of a mixed class's unanswered exercises as the untouched starter.
 """
 
 from __future__ import annotations
@@ -54,9 +59,18 @@ def exercise_ids(chosen: list[str] | None) -> list[str]:
 
 
 def build(
-    root: Path, size: int, ids: list[str], correct: bool = False, distinct: bool = False
+    root: Path,
+    size: int,
+    ids: list[str],
+    correct: bool = False,
+    distinct: bool = False,
+    classroom: bool = False,
 ) -> dict[str, int]:
-    """Write `size` submissions under root; returns how many of each sort."""
+    """Write `size` submissions under root; returns how many of each sort. classroom: each
+    student's files as the release lays them out (exercises/<id>/<id>.py), every file of the
+    student's own (as with distinct), and in a mixed class a third of the exercises of
+    those who do not get everything right left as the untouched starter."""
+    distinct = distinct or classroom
     pools = {}
     for ex in ids:
         right = [SOLUTIONS / f"{ex}.py", *sorted((SOLUTIONS / "variants" / ex).glob("*.py"))]
@@ -81,13 +95,20 @@ def build(
             # Every fifth student gets everything right; the others about half, cycling
             # through every variant and mutant.
             right_one = correct or i % 5 == 0 or (i + j) % 2 == 0
+            if classroom:
+                target = sub / "exercises" / ex / f"{ex}.py"
+                target.parent.mkdir(parents=True)
+                if not right_one and (i + j) % 3 == 0:  # not started: the starter as released
+                    shutil.copyfile(ROOT / "exercises" / ex / f"{ex}.py", target)
+                    continue
             pick = (
                 right[(i + j) % len(right)]
                 if right_one or not wrong
                 else wrong[(i * 7 + j) % len(wrong)]
             )
-            target = sub / ("src" if i % 3 == 0 else ".") / f"{ex}.py"  # some nest their files
-            target.parent.mkdir(exist_ok=True)
+            if not classroom:
+                target = sub / ("src" if i % 3 == 0 else ".") / f"{ex}.py"  # some nest them
+                target.parent.mkdir(exist_ok=True)
             shutil.copyfile(pick, target)
             if distinct:  # a line of the student's own: no two files of the class are the same
                 with open(target, "a") as f:
@@ -240,6 +261,12 @@ def main() -> int:
         "grader.grading.verdicts.Shared)",
     )
     p.add_argument(
+        "--classroom",
+        action="store_true",
+        help="the release's layout (exercises/<id>/<id>.py), every written file the "
+        "student's own, a third of a mixed class's exercises left as the untouched starter",
+    )
+    p.add_argument(
         "--keep", type=Path, help="build the class here and keep it (default: a temporary folder)"
     )
     p.add_argument(
@@ -255,7 +282,7 @@ def main() -> int:
     try:
         if args.memory:
             return memory(work, args, ids)
-        counts = build(work / "class", args.size, ids, args.correct, args.distinct)
+        counts = build(work / "class", args.size, ids, args.correct, args.distinct, args.classroom)
         batch = [
             sys.executable,
             "-m",

@@ -1,6 +1,7 @@
 """One student's costs, as ratios to `python -c "import torch, hypothesis"` measured in the same run.
 
-    python benchmarks/check_vs_import.py [--repeat 5] [--no-cold] [--no-watch] [IDS ...]
+    python benchmarks/check_vs_import.py [--repeat 5] [--no-cold] [--no-watch] [--release]
+                                         [--portable] [IDS ...]
 
 Prints, each as a median and a ratio to the import floor (issue 15's targets in brackets):
 - warm: `python -m grader check --submission solutions`, repeated in place   [<= 1.5x]
@@ -12,6 +13,11 @@ Prints, each as a median and a ratio to the import floor (issue 15's targets in 
 - watch: the time from a save to one exercise's verdict in a warm process (the sandbox
   started, torch and the specs loaded, as `grader watch` keeps them), per exercise, plus
   half of watch's 0.5 s polling interval                          [median <= 1 s, worst <= 2 s]
+- --release: a student's first `python -m grader check` in the released course (`grader
+  release`, the answer keys copied over the starters), a fresh copy with an empty cache: it
+  judges with the recorded examples (grader/grading/recorded.py), drawing none   [<= 3x]
+- --portable: `check --fresh` with portable workers (Windows' mode, GRADER_SANDBOX=portable)
+  against fork mode's                                                   [<= 2x fork mode's]
 
 Both commands run alternately (the machines are shared and noisy). `GRADER_CACHE=off python
 benchmarks/check_vs_import.py` measures without the cache of passed reference trials.
@@ -54,6 +60,21 @@ def fresh_copy(into: Path) -> Path:
         if src.is_file():
             (into / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, into / name)
+    return into
+
+
+def released_course(into: Path) -> Path:
+    """The course as `python -m grader release` writes it, with the answer keys copied over
+    the starters (as .ci/release-course does): what a student's working copy holds once done."""
+    done = subprocess.run(
+        [sys.executable, "-m", "grader", "release", str(into)], cwd=ROOT, capture_output=True
+    )
+    if done.returncode != 0:
+        sys.exit(f"the release failed:\n{done.stderr.decode()}")
+    for line_ in (into / "exercises" / "ORDER").read_text().split():
+        shutil.copyfile(
+            ROOT / "solutions" / f"{line_}.py", into / "exercises" / line_ / f"{line_}.py"
+        )
     return into
 
 
@@ -121,13 +142,29 @@ def main() -> None:
         help="also time the check in another tree (e.g. `git archive` of an "
         "older commit), alternately, for a before/after in one run",
     )
+    parser.add_argument(
+        "--release",
+        action="store_true",
+        help="also time a student's first `python -m grader check --fresh` in the released "
+        "course (answer keys copied over the starters; a fresh copy, an empty cache)",
+    )
+    parser.add_argument(
+        "--portable",
+        action="store_true",
+        help="also time check --fresh with portable workers (GRADER_SANDBOX=portable), "
+        "target <= 2x fork mode's",
+    )
     parser.add_argument("ids", nargs="*")
     args = parser.parse_args()
     baseline = [sys.executable, "-c", "import torch, hypothesis"]
     check = [sys.executable, "-m", "grader", "check", *args.ids, "--submission", "solutions"]
     fresh = check[:4] + ["--fresh"] + check[4:]
     base_times, warm_times, fresh_times, cold_times, before_times = [], [], [], [], []
+    release_times, portable_times = [], []
     timed(check)  # the first in-place run fills the caches: "warm" means repeated
+    released = tempfile.TemporaryDirectory(prefix="grader-release-") if args.release else None
+    if released is not None:
+        student = released_course(Path(released.name) / "course")
     for _ in range(args.repeat):
         base_times.append(timed(baseline))
         warm_times.append(timed(check))
@@ -139,6 +176,19 @@ def main() -> None:
                 copy = fresh_copy(Path(tmp) / "clone")  # and an empty cache of its own
                 env = dict(os.environ, GRADER_CACHE=str(Path(tmp) / "cache"))
                 cold_times.append(timed(check, cwd=copy, env=env))
+        if args.portable:
+            env = dict(os.environ, GRADER_SANDBOX="portable")
+            portable_times.append(timed(fresh, env=env))
+        if released is not None:
+            with tempfile.TemporaryDirectory(prefix="grader-cold-") as tmp:
+                copy = Path(tmp) / "course"
+                shutil.copytree(student, copy)
+                env = dict(os.environ, GRADER_CACHE=str(Path(tmp) / "cache"))
+                release_times.append(
+                    timed([sys.executable, "-m", "grader", "check", *args.ids], cwd=copy, env=env)
+                )
+    if released is not None:
+        released.cleanup()
     floor = statistics.median(base_times)
     print(
         f"{'import torch, hypothesis':<26}: median {floor:6.2f} s  (the floor; "
@@ -150,6 +200,16 @@ def main() -> None:
     print(line("check --fresh, warm", fresh_times, floor, None))
     if cold_times:
         print(line("check solutions, cold", cold_times, floor, 3))
+    if release_times:
+        print(line("released course, cold", release_times, floor, 3))
+    if portable_times:
+        fork, portable = statistics.median(fresh_times), statistics.median(portable_times)
+        print(
+            f"{'check --fresh, portable':<26}: median {portable:6.2f} s  "
+            f"{portable / fork:4.1f}x fork mode's  target <= 2x  "
+            f"{'MET' if portable <= 2 * fork else 'not met'}  "
+            f"({', '.join(f'{t:.2f}' for t in portable_times)})"
+        )
     if not args.no_watch:
         times = watch_times(args.ids)
         seen = sorted(t + POLL / 2 for t in times.values())

@@ -242,12 +242,12 @@ def main(argv=None) -> int:
         if args.command == "new":
             return _new(args, console)
         if args.command in (None, "check", "validate", "watch"):
-            from grader.sandbox.client import Sandbox
+            from grader.sandbox.client import Sandbox  # imports no torch: the template does
 
-            sandbox = Sandbox()
-            if args.command in ("validate", "watch") or getattr(args, "fresh", False):
-                sandbox.start()  # imports torch while the specs load
-            # else grade() starts it once it knows that a file changed (grader.grading.verdicts)
+            # Started before the grader imports torch and loads the specs, so that the
+            # template imports torch meanwhile on another core (a first run waited 2 s for it).
+            # When every verdict is kept, it is ended unused (grader.grading.verdicts).
+            sandbox = Sandbox().start()
         code = _run(args, console, sandbox)
         sys.stdout.flush()  # a closed pipe shows here, not in Python's flush at exit
         return code

@@ -23,7 +23,6 @@ import threading
 import time
 from pathlib import Path
 
-from grader.common import wire
 from grader.sandbox import isolation
 from grader.sandbox.workers import Refused, SandboxError, Worker
 
@@ -157,6 +156,7 @@ def child_main() -> None:
     os.close(null)
     import torch  # noqa: F401
 
+    from grader.common import wire
     from grader.sandbox import probes, trap, worker  # noqa: F401
 
     worker.preload()  # as the template does: no student's call pays for a lazy import
@@ -259,6 +259,8 @@ class PortableSandbox:
         hide=(),
         plugin=None,
     ):
+
+        from grader.common import wire  # here: importing this module must not import torch
 
         for attempt in (0, 1):
             proc, channel = self.warm or self._launch()

@@ -7,10 +7,13 @@ import select
 import socket
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from grader.common import wire
 from grader.common.errors import GraderError
 from grader.sandbox import starvation
+
+if TYPE_CHECKING:
+    from grader.common import wire
 
 
 class WorkerLost(BaseException):
@@ -105,6 +108,8 @@ class Worker:
         has not replied by the deadline but was starved of them is given more time, up to
         starvation.STRETCH times its limit (starvation.more_time); a timeout then says whether
         it was starved to the end. None: the deadline is final."""
+        from grader.common import wire  # here: the grader starts its template before torch
+
         deadline = time.monotonic() + timeout
         while limit is not None and self.since is not None and not self._readable(deadline):
             extra = starvation.more_time(self.meter.load(self.since), limit)
@@ -140,6 +145,8 @@ class Worker:
     def request(
         self, header: dict, enc: wire.Encoder, timeout: float, limit: float | None = None
     ) -> tuple[dict, wire.Decoder]:
+        from grader.common import wire
+
         self.since = self.meter.read()
         try:
             self.sock.settimeout(timeout)

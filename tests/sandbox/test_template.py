@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 from grader.sandbox.client import Sandbox
 from grader.sandbox.workers import Limits
+
+ROOT = Path(__file__).resolve().parents[2]
 
 LIMITS = Limits(call_seconds=5, memory_bytes=2 * 2**30, output_bytes=2**20, cpu_seconds=60)
 
@@ -63,3 +67,20 @@ def _wait(condition, seconds: float = 20) -> None:
     deadline = time.monotonic() + seconds
     while not condition() and time.monotonic() < deadline:
         time.sleep(0.05)
+
+
+def test_the_grader_starts_its_template_before_it_imports_torch():
+    """The command line starts the template first (grader.cli.main), so that the template
+    imports torch on one core while the grader imports it and loads the specs on another:
+    the sandbox's client and portable modules import no torch."""
+    code = (
+        "import sys; from grader.sandbox import client, portable; "
+        "print(sorted(m for m in sys.modules if m == 'torch' or m.startswith('torch.')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[]", done.stdout[:500]
+    main = (ROOT / "grader" / "cli" / "main.py").read_text()
+    started = main.index("sandbox = Sandbox().start()")
+    assert started < main.index("code = _run(args, console, sandbox)")
