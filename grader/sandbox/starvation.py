@@ -4,8 +4,10 @@ A call has had its fair chance once it got, as CPU time, about its time limit: w
 have got on a free machine. The grader measures, over each call, the CPU time of the worker's
 control group (its children included) or, where there is no group, of the worker process
 itself (`/proc/<pid>/stat` on Linux, GetProcessTimes on Windows); and how long the group's
-processes waited for a CPU (its `cpu.pressure`), or where the group has no pressure file, how
-long any process of the machine waited (`/proc/pressure/cpu`).
+processes waited for a CPU (its `cpu.pressure`), or without a group, how long the process's
+threads waited on a run queue (`/proc/<pid>/task/*/schedstat`), or where neither is there, how
+long any process of the machine waited (`/proc/pressure/cpu`: a call that sleeps while the
+machine is busy cannot be told from a starved one then).
 
 A call that reaches its wall-clock limit either spun (it used about its limit as CPU time: an
 endless loop, or too slow, however busy the machine), slept (it used little CPU while CPUs
@@ -108,7 +110,7 @@ class Meter:
         return Reading(
             at=time.monotonic(),
             cpu=_usage(self.usage) if self.usage else process_cpu(self.pid),
-            stall=_some_total(self.pressure) if self.pressure else None,
+            stall=_some_total(self.pressure) if self.pressure else process_stall(self.pid),
             machine_stall=_some_total(MACHINE_PRESSURE),
         )
 
@@ -187,6 +189,29 @@ def process_cpu(pid: int | None) -> float | None:
         return ticks / os.sysconf("SC_CLK_TCK")
     except (ValueError, IndexError, OSError):
         return None
+
+
+def process_stall(pid: int | None) -> float | None:
+    """Seconds the threads of one process spent runnable but waiting for a CPU (the second
+    field of Linux's `/proc/<pid>/task/<tid>/schedstat`, nanoseconds), or None where the
+    platform does not say."""
+    if pid is None or sys.platform == "win32":
+        return None
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None
+    ran = waited = 0
+    for tid in tids[:64]:
+        text = _read(f"/proc/{pid}/task/{tid}/schedstat")
+        if text is None:
+            continue  # a thread that ended meanwhile
+        try:
+            fields = text.split()
+            ran, waited = ran + int(fields[0]), waited + int(fields[1])
+        except (ValueError, IndexError):
+            return None
+    return waited / 1e9 if ran > 0 else None  # nothing ran: the kernel keeps no such figures
 
 
 def _windows_cpu(pid: int) -> float | None:  # pragma: no cover - Windows only

@@ -17,7 +17,14 @@ from grader.grading.grade import grade
 from grader.loader import specfile
 from grader.loader.config import Config
 from grader.sandbox import starvation
-from grader.sandbox.starvation import Load, Meter, judge, more_time, process_cpu
+from grader.sandbox.starvation import (
+    Load,
+    Meter,
+    judge,
+    more_time,
+    process_cpu,
+    process_stall,
+)
 from grader.sandbox.workers import Worker, WorkerLost
 
 
@@ -100,6 +107,35 @@ class FakeMeter:
         )
 
     load = Meter.load
+
+
+@pytest.mark.skipif(
+    process_stall(os.getpid()) is None, reason="the kernel keeps no run-queue figures"
+)
+def test_without_a_group_a_sleeping_call_on_a_busy_machine_slept_and_a_runnable_one_starved():
+    """Without a control group (portable workers, no cgroups), the process's own run-queue
+    wait tells a call that sleeps on a busy machine from one that is starved: the machine's
+    pressure alone would call both starved (a 3 s sleep passed a 1 s limit at load 6)."""
+    cpus = os.cpu_count() or 1
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2 * cpus)]
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.5)  # the interpreters have started
+        meters = {
+            name: Meter({}, pid=p.pid) for name, p in (("sleeper", sleeper), ("spinner", spinner))
+        }
+        since = {name: m.read() for name, m in meters.items()}
+        time.sleep(1.5)
+        loads = {name: m.load(since[name]) for name, m in meters.items()}
+    finally:
+        for p in [*busy, sleeper, spinner]:
+            p.kill()
+            p.wait()
+    assert loads["sleeper"].stall is not None and loads["sleeper"].stall < 0.1, loads
+    assert judge(loads["sleeper"], 1.0) == "slept", loads
+    assert judge(loads["spinner"], 1.0) in ("starved", "spun"), loads  # never "slept"
+    assert loads["spinner"].cpu + loads["spinner"].stall >= 0.5 * loads["spinner"].wall, loads
 
 
 @pytest.mark.parametrize(
