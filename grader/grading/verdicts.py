@@ -9,10 +9,11 @@ Only verdicts judged from the answer's own data are kept: passed, failed, a chec
 exception the student's code raised. Anything that involved time, memory, a crash, the machine
 or the grader (timeouts, lost workers, "grader error", an import that failed) is graded again on
 the next run. The student's commands (`check`, the course view, `watch`) use this; `batch`,
-`validate` and everything a grade depends on never read a kept verdict from disk. Kept in speccache.folder()/verdicts,
-outside the project, safe to delete, sealed with the cache's key (speccache.secret: a file
-sealed otherwise is graded again), and named by the file's content: an entry planted for one
-file's bytes changes nothing for other bytes. GRADER_CACHE=off turns it off.
+`validate` and everything a grade depends on never read a kept verdict from disk. Kept in
+speccache.folder()/verdicts, outside the project, safe to delete, sealed with the cache's key
+(speccache.secret: a file sealed otherwise is graded again), and named by the file's content:
+an entry planted for one file's bytes changes nothing for other bytes. GRADER_CACHE=off turns
+it off.
 
 `batch` keeps verdicts too, in the memory of each grading process (Shared), for the one run:
 the same key is the same file bytes, helpers, spec, checks, seed and grader, so a second
@@ -121,7 +122,7 @@ class Shared:
     def __init__(self) -> None:
         self.results: dict[str, ExerciseResult] = {}
         self.reused = 0
-        """How many exercises were given a kept verdict (the benchmarks report it)."""
+        """How many exercises were given a kept verdict (the tests read it)."""
 
     def recall(self, k: str | None) -> ExerciseResult | None:
         found = self.results.get(k) if k else None
