@@ -17,6 +17,19 @@ from grader.loader import specfile
 from grader.loader.config import Config
 from grader.sandbox.client import Sandbox
 
+# The run's own temporary folder: TMPDIR of this process, of its pytest-xdist workers (they
+# inherit it) and of every grader a test starts, so that a test looking at the machine's /tmp
+# (nothing left there, nothing new named torchinductor*) sees no file of another test of this
+# run, however many run at once. Mode 1777 like /tmp: a root grader's workers, users of their
+# own, reach their scratch copies in it. pytest's own tmp_path folders stay where they were.
+if not os.environ.get("GRADER_TESTS_TMP"):
+    os.environ.setdefault("PYTEST_DEBUG_TEMPROOT", tempfile.gettempdir())
+    _TMP = tempfile.mkdtemp(prefix="grader-tests-")
+    os.chmod(_TMP, 0o1777)
+    os.environ.update(GRADER_TESTS_TMP=_TMP, TMPDIR=_TMP, TEMP=_TMP, TMP=_TMP)
+    atexit.register(shutil.rmtree, _TMP, True)
+tempfile.tempdir = os.environ["GRADER_TESTS_TMP"]
+
 # A cache of passed reference trials of this run only (subprocesses inherit it): the first load
 # of each spec in a run is really tried, and the user's own cache is left alone.
 _CACHE = tempfile.mkdtemp(prefix="grader-cache-tests-")
@@ -26,6 +39,27 @@ atexit.register(shutil.rmtree, _CACHE, True)
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = ROOT / "exercises"
 SOLUTIONS = ROOT / "solutions"
+
+
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto` (the project's default, pyproject.toml): a worker per CPU this process may
+    use, at most 4. Each test's grader runs processes of its own beside it, so more workers
+    than CPUs only lengthen every call."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, 4))
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads the groups
+def pytest_collection_modifyitems(config, items):
+    """With pytest-xdist (`--dist loadgroup`), the tests of one module run in one worker, in
+    order: its module-scoped fixtures (a graded class, a release) are built once. A test marked
+    `spread` (a long parametrized one) goes to whichever worker is free instead."""
+    for item in items:
+        if item.get_closest_marker("spread") is None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
 
 
 def plugin(exercise_id: str, name: str):

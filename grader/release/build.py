@@ -308,9 +308,17 @@ report's library)."""
 
 def public_requirements(text: str) -> str:
     """requirements.txt without what only teachers use (TEACHERS_ONLY): students run the grader,
-    not the tests or a class's batch."""
+    not the tests or a class's batch. The comment lines right above a requirement dropped are
+    its own (why it is there, how it is pinned): they go with it."""
     skip = re.compile(rf"\s*({'|'.join(TEACHERS_ONLY)})\b")
-    return "".join(line for line in text.splitlines(keepends=True) if not skip.match(line))
+    out: list[str] = []
+    for line in text.splitlines(keepends=True):
+        if skip.match(line):
+            while out and out[-1].lstrip().startswith("#"):
+                out.pop()
+            continue
+        out.append(line)
+    return "".join(out)
 
 
 def _torch(requirements: str) -> str:

@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 import torch
-from conftest import SOLUTIONS, mutant_folders
+from conftest import EXERCISES, SOLUTIONS, mutant_folders
 
 from grader.checks import KINDS
 from grader.grading import examples
@@ -48,13 +48,19 @@ def draws(monkeypatch):
     return drawn
 
 
+COURSE = sorted(p.parent.name for p in EXERCISES.glob("*/exercise.yaml"))
+
+
+@pytest.mark.spread
+@pytest.mark.parametrize("exercise_id", COURSE)
 def test_same_seed_same_verdicts_with_and_without_replay(
-    tmp_path, monkeypatch, store, draws, sandbox, exercises, fast_config
+    exercise_id, tmp_path, monkeypatch, store, draws, sandbox, exercises, fast_config
 ):
-    """Every exercise: the answer key and two mutants (each a failure that hypothesis shrinks),
-    graded by hypothesis alone, then replayed from a cold store and from a warm one."""
-    subs = {"key": SOLUTIONS, **mutant_folders(tmp_path, exercises)}
-    chosen = list(exercises.values())
+    """Each exercise of the course: the answer key and two mutants (each a failure that
+    hypothesis shrinks), graded by hypothesis alone, then replayed from a cold store and from a
+    warm one."""
+    subs = {"key": SOLUTIONS, **mutant_folders(tmp_path, [exercise_id])}
+    chosen = [exercises[exercise_id]]
 
     def run():
         out = {}

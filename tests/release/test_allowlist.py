@@ -281,3 +281,27 @@ def test_a_missing_default_starter_stops_the_release_naming_the_default(course, 
     (course / "exercises" / EX / f"{EX}.py").unlink()
     with pytest.raises(SpecError, match=rf"exercise\.yaml: the starter {EX}\.py .*`file:`"):
         build.write_tree(root=course, exercises=[load(course)], dest=tmp_path / "release")
+
+
+def test_the_students_requirements_drop_the_teachers_ones_with_their_comments():
+    text = (
+        "# Pinned for this course: the CPU build.\n"
+        "torch==2.13.0\n"
+        "# Below 9.2: a plugin's bug (pytest-xdist#1386).\n"
+        "pytest>=8.0,<9.2\n"
+        "# The tests run in a worker per CPU.\n"
+        "pytest-xdist>=3.5\n"
+        "# --plot draws with it.\n"
+        "matplotlib>=3.7\n"
+        "# Similar code between submissions: copydetect's fingerprints\n"
+        "# (it brings pygments).\n"
+        "copydetect>=0.5,<0.6\n"
+    )
+    assert build.public_requirements(text) == (
+        "# Pinned for this course: the CPU build.\n"
+        "torch==2.13.0\n"
+        "# --plot draws with it.\n"
+        "matplotlib>=3.7\n"
+    )
+    real = build.public_requirements((ROOT / "requirements.txt").read_text())
+    assert "torch==" in real and "pytest" not in real and "copydetect" not in real

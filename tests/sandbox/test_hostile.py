@@ -185,9 +185,20 @@ def leftovers() -> list[str]:
     return found
 
 
-def orphan_groups() -> list[str]:
-    """Control groups of this run whose template is gone (a worker killed it): the grader
-    removes them in its stead."""
+def orphan_groups(wait: float = 5.0) -> list[str]:
+    """Control groups of this run whose template is gone (a worker killed it) and that nobody
+    removed: the grader removes them in its stead. Another test's grader may be removing one
+    of its own at this moment (tests run side by side, pytest -n): that one is gone within
+    `wait` seconds, a group left behind stays."""
+    deadline = time.monotonic() + wait
+    while True:
+        found = _orphan_groups()
+        if not found or time.monotonic() >= deadline:
+            return found
+        time.sleep(0.2)
+
+
+def _orphan_groups() -> list[str]:
     import glob
 
     found = []
@@ -292,6 +303,7 @@ def test_every_case_has_an_outcome():
     assert {p.stem for p in HOSTILE.glob("*.py")} == set(OUTCOMES)
 
 
+@pytest.mark.spread
 @pytest.mark.parametrize("case", sorted(OUTCOMES))
 def test_hostile_case(case, tmp_path, sandbox, twin_exercises, listeners):
     sub = tmp_path / case

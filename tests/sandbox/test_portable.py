@@ -123,6 +123,7 @@ def test_portable_grades_the_answer_key(portable_sandbox, exercises, fast_config
         assert ex.status == "passed" and ex.score == ex.max_score, (ex.id, messages(ex))
 
 
+@pytest.mark.spread
 @pytest.mark.parametrize("case", sorted(OUTCOMES))
 def test_portable_hostile_case(case, tmp_path, portable_sandbox, exercises):
     if case in CANNOT_CONTAIN:
