@@ -39,6 +39,9 @@ atexit.register(shutil.rmtree, _CACHE, True)
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = ROOT / "exercises"
 SOLUTIONS = ROOT / "solutions"
+COURSE = sorted(p.parent.name for p in EXERCISES.glob("*/exercise.yaml"))
+"""The course's exercise ids (the folders of exercises/ with a spec), for tests parametrized by
+exercise."""
 
 
 def pytest_xdist_auto_num_workers(config):
@@ -91,13 +94,13 @@ def starters(tmp_path_factory):
     """The committed starters (git HEAD), flat in a folder of their own: tests that grade a
     starter do not depend on what someone has since written in exercises/."""
     out = tmp_path_factory.mktemp("starters")
-    for folder in sorted(p for p in EXERCISES.iterdir() if (p / "exercise.yaml").exists()):
-        rel = f"exercises/{folder.name}/{folder.name}.py"
+    for name in COURSE:
+        rel = f"exercises/{name}/{name}.py"
         shown = subprocess.run(
             ["git", "-C", str(ROOT), "show", f"HEAD:{rel}"], capture_output=True
         )
         if shown.returncode == 0:
-            (out / f"{folder.name}.py").write_bytes(shown.stdout)
+            (out / f"{name}.py").write_bytes(shown.stdout)
     if not any(out.iterdir()):
         pytest.skip("the committed starters need a git checkout (git show HEAD:exercises/...)")
     return out

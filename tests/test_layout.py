@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import COURSE
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "grader"
@@ -142,10 +143,6 @@ def test_no_folder_holds_more_than_a_dozen_modules(folder):
     assert len(modules) <= MAX_MODULES
 
 
-def _exercise_ids() -> list[str]:
-    return sorted(p.parent.name for p in (ROOT / "exercises").glob("*/exercise.yaml"))
-
-
 def names_an_exercise(source: str, ids: list[str]) -> list[str]:
     """Where a module's text or code names an exercise: a string (docstrings included) that
     holds its id as a word, or a name, attribute, function or class that is its id. A keyword
@@ -172,7 +169,7 @@ def names_an_exercise(source: str, ids: list[str]) -> list[str]:
 
 
 def test_the_core_names_no_exercise():
-    ids = _exercise_ids()
+    ids = COURSE
     assert len(ids) >= 16
     named = {
         str(p.relative_to(ROOT)): hits

@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 import torch
-from conftest import EXERCISES, SOLUTIONS, mutant_folders
+from conftest import COURSE, SOLUTIONS, mutant_folders
 
 from grader.checks import KINDS
 from grader.grading import examples
@@ -46,9 +46,6 @@ def draws(monkeypatch):
 
     monkeypatch.setattr(examples, "draw", counted)
     return drawn
-
-
-COURSE = sorted(p.parent.name for p in EXERCISES.glob("*/exercise.yaml"))
 
 
 @pytest.mark.spread
