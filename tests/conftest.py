@@ -55,11 +55,16 @@ def pytest_xdist_auto_num_workers(config):
     return max(1, min(cpus, 4))
 
 
+COLLECTED = pytest.StashKey[list]()
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads the groups
 def pytest_collection_modifyitems(config, items):
     """With pytest-xdist (`--dist loadgroup`), the tests of one module run in one worker, in
     order: its module-scoped fixtures (a graded class, a release) are built once. A test marked
-    `spread` (a long parametrized one) goes to whichever worker is free instead."""
+    `spread` (a long parametrized one) goes to whichever worker is free instead. The ids of
+    all the tests collected, before `-k` or `-m` leave any out, stay in COLLECTED."""
+    config.stash[COLLECTED] = [item.nodeid for item in items]
     for item in items:
         if item.get_closest_marker("spread") is None:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))

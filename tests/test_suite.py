@@ -46,3 +46,35 @@ def test_the_run_has_a_temporary_folder_of_its_own():
         check=True,
     )
     assert child.stdout.strip() == ours
+
+
+def test_the_tests_collected_are_the_same_at_another_time(request):
+    """pytest-xdist refuses a run whose workers collect different tests: a parameter id built
+    from data that changes with the clock (a gzip header's timestamp) failed CI when the workers
+    collected in different seconds. The same paths collected later, in another process, must
+    give the same ids."""
+    from conftest import COLLECTED
+
+    ours = sorted(request.config.stash[COLLECTED])
+    later = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-n",
+            "0",
+            "-p",
+            "no:cacheprovider",
+        ]
+        + list(request.config.args),
+        capture_output=True,
+        text=True,
+        cwd=request.config.invocation_params.dir,
+    )
+    assert later.returncode == 0, later.stdout[-2000:] + later.stderr[-2000:]
+    theirs = sorted(line for line in later.stdout.splitlines() if "::" in line)
+    changed = sorted(set(ours) ^ set(theirs))
+    assert not changed, "collected differently:\n" + "\n".join(c[:300] for c in changed[:6])
+    assert len(theirs) == len(ours) > 1
