@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -17,6 +18,7 @@ from grader.grading.grade import grade
 from grader.loader import specfile
 from grader.loader.config import Config
 from grader.sandbox import starvation
+from grader.sandbox.client import Sandbox
 from grader.sandbox.starvation import (
     Load,
     Meter,
@@ -116,10 +118,12 @@ def test_without_a_group_a_sleeping_call_on_a_busy_machine_slept_and_a_runnable_
     """Without a control group (portable workers, no cgroups), the process's own run-queue
     wait tells a call that sleeps on a busy machine from one that is starved: the machine's
     pressure alone would call both starved (a 3 s sleep passed a 1 s limit at load 6)."""
-    cpus = os.cpu_count() or 1
-    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2 * cpus)]
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    with one_cpu() as cpus:
+        busy = [
+            subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(load(cpus))
+        ]
+        sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
         time.sleep(0.5)  # the interpreters have started
         meters = {
@@ -285,26 +289,56 @@ def _stop(busy: list[subprocess.Popen]) -> None:
         proc.wait()
 
 
-LOAD = 2 * (os.cpu_count() or 1)
-"""Busy processes of the loaded-machine tests: two for each CPU (on the 2-core machines
-students use, this starved an endless loop to an 'overloaded' verdict in most runs)."""
+@contextlib.contextmanager
+def one_cpu():
+    """This process, and every process it starts meanwhile, runs on one CPU. The loaded-machine
+    tests make their load there, around the grader under test and its workers: the machine is
+    as busy for them as with the load spread over every CPU, and the tests pytest-xdist runs
+    beside them keep the other CPUs (spread, the load took about 130 s of CPU from them in a
+    run of the suite on 2 cores). Where a process cannot be pinned, the load is spread."""
+    if not hasattr(os, "sched_setaffinity"):
+        yield os.cpu_count() or 1
+        return
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {max(before)})
+    try:
+        yield 1
+    finally:
+        os.sched_setaffinity(0, before)
 
 
-def test_an_endless_loop_is_a_timeout_on_a_loaded_machine_every_time(tmp_path, sandbox, df_only):
+def load(cpus: int) -> int:
+    """Busy processes of the loaded-machine tests: two for each CPU they share (on the 2-core
+    machines students use, four starved an endless loop to an 'overloaded' verdict in most
+    runs)."""
+    return 2 * cpus
+
+
+@pytest.fixture(scope="module")
+def pinned():
+    """A sandbox whose template, and so every worker, runs on the CPU of `one_cpu`."""
+    with one_cpu():
+        sandbox = Sandbox().start()
+    with sandbox:
+        yield sandbox
+
+
+def test_an_endless_loop_is_a_timeout_on_a_loaded_machine_every_time(tmp_path, pinned, df_only):
     """Judged by what the worker got: once its CPU time reaches its limit it has had its
     chance, however busy the machine. 10 runs of 10."""
     (tmp_path / "manual_gradient.py").write_text(SPIN)
-    sandbox._wait_ready()
-    busy = _burners(LOAD)
+    pinned._wait_ready()
     rows = []
-    try:
-        for _ in range(10):
-            result = grade(
-                submission_dir=tmp_path, exercises=df_only, config=CONFIG, sandbox=sandbox
-            )
-            rows.append(result.exercises[0].checks[0])
-    finally:
-        _stop(busy)
+    with one_cpu() as cpus:
+        busy = _burners(load(cpus))
+        try:
+            for _ in range(10):
+                result = grade(
+                    submission_dir=tmp_path, exercises=df_only, config=CONFIG, sandbox=pinned
+                )
+                rows.append(result.exercises[0].checks[0])
+        finally:
+            _stop(busy)
     assert [r.status for r in rows] == ["timeout"] * 10, [r.message.en for r in rows]
     assert all("limit of 0.5 s per call" in r.message.en for r in rows)
 
@@ -327,48 +361,50 @@ def df(x):  # honest but slow: SECONDS of CPU per call
 )
 
 
-def test_an_honest_slow_call_on_a_loaded_machine_is_not_a_timeout(tmp_path, sandbox, df_only):
+def test_an_honest_slow_call_on_a_loaded_machine_is_not_a_timeout(tmp_path, pinned, df_only):
     """60% of the per-call limit on a free machine, under the load that starves an endless
     loop: it gets the wall time it needs, and its points."""
     (tmp_path / "manual_gradient.py").write_text(HONEST.replace("SECONDS", "0.3"))
     config = Config(examples=2, time_per_call=0.5, time_per_exercise=60.0)
-    sandbox._wait_ready()
-    busy = _burners(LOAD)
-    try:
-        rows = [
-            grade(submission_dir=tmp_path, exercises=df_only, config=config, sandbox=sandbox)
-            .exercises[0]
-            .checks[0]
-            for _ in range(3)
-        ]
-    finally:
-        _stop(busy)
+    pinned._wait_ready()
+    with one_cpu() as cpus:
+        busy = _burners(load(cpus))
+        try:
+            rows = [
+                grade(submission_dir=tmp_path, exercises=df_only, config=config, sandbox=pinned)
+                .exercises[0]
+                .checks[0]
+                for _ in range(3)
+            ]
+        finally:
+            _stop(busy)
     assert [r.status for r in rows] == ["passed"] * 3, [r.message.en for r in rows]
 
 
-def test_a_starved_honest_submission_is_not_blamed(tmp_path, sandbox, df_only):
+def test_a_starved_honest_submission_is_not_blamed(tmp_path, pinned, df_only):
     """Busy processes outside the worker's group (as busy_children's are to any other
     worker's, where no CPU weight is set, or another program's) keep an honest, slowish answer
     off the CPU: it is given the wall time it needs (or, starved beyond that, reported as the
     machine's overload), never the student's timeout."""
-    sandbox._wait_ready()
-    if sandbox.cgroups in (None, "none") or not os.path.exists(starvation.MACHINE_PRESSURE):
+    pinned._wait_ready()
+    if pinned.cgroups in (None, "none") or not os.path.exists(starvation.MACHINE_PRESSURE):
         pytest.skip(
             "starvation is measured with a control group per worker and PSI (docs/security.md)"
         )
     (tmp_path / "manual_gradient.py").write_text(HONEST.replace("SECONDS", "0.3"))
     config = Config(examples=2, time_per_call=1.0, time_per_exercise=60.0)
-    busy = _burners(12)
-    try:
-        (row,) = (
-            grade(submission_dir=tmp_path, exercises=df_only, config=config, sandbox=sandbox)
-            .exercises[0]
-            .checks
-        )
-    finally:
-        _stop(busy)
-    # Twelve spinners at the worker's own weight leave it about a seventh of a CPU: 0.3 s of
-    # work takes about 2 s of its limit of 1 s, within STRETCH times it.
+    with one_cpu() as cpus:
+        busy = _burners(6 * cpus)
+        try:
+            (row,) = (
+                grade(submission_dir=tmp_path, exercises=df_only, config=config, sandbox=pinned)
+                .exercises[0]
+                .checks
+            )
+        finally:
+            _stop(busy)
+    # Six spinners a CPU at the worker's own weight leave it about a seventh of a CPU: 0.3 s
+    # of work takes about 2 s of its limit of 1 s, within STRETCH times it.
     assert row.status == "passed" or "overloaded" in row.message.en, (row.status, row.message)
 
 
