@@ -89,6 +89,36 @@ def sandbox():
         yield sb
 
 
+class _Shared:
+    """The session's sandbox, handed to a command run in this process (grader.cli.main's
+    `Sandbox().start()`): the command uses its template and workers as its own, and its end
+    leaves it running for the next test."""
+
+    def __init__(self, sandbox):
+        self._sandbox = sandbox
+
+    def start(self):
+        return self
+
+    def close(self) -> None:
+        pass
+
+    def __getattr__(self, name):
+        return getattr(self._sandbox, name)
+
+
+@pytest.fixture
+def shared_template(sandbox, monkeypatch):
+    """Commands run in this test's process (main([...])) grade with the session's template
+    instead of starting one each: a template's start is 2.7 s of CPU (torch, torch._dynamo),
+    and the tests of what a command shows, checks or writes ran 30 of them. How a command
+    starts its own template, overlapping the grader's imports, is tested where the command runs
+    as a student runs it (tests/cli/test_cli_errors.py, tests/release, tests/sandbox)."""
+    from grader.sandbox import client
+
+    monkeypatch.setattr(client, "Sandbox", lambda *args, **kwargs: _Shared(sandbox))
+
+
 @pytest.fixture(scope="session")
 def exercises():
     return {e.id: e for e in specfile.discover(EXERCISES, root=ROOT)}

@@ -5,10 +5,13 @@ from __future__ import annotations
 import dataclasses
 import shutil
 
+import pytest
 from conftest import SOLUTIONS
 
 from grader.authoring.validate import audit
 from grader.cli.main import main
+
+pytestmark = pytest.mark.usefixtures("shared_template")  # see conftest
 
 KEY = SOLUTIONS / "custom_sigmoid.py"
 VARIANT = SOLUTIONS / "variants" / "custom_sigmoid" / "tanh_identity.py"

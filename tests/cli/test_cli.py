@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from conftest import EXERCISES, SOLUTIONS
 
 from grader.cli.main import main
+
+pytestmark = pytest.mark.usefixtures("shared_template")  # see conftest
 
 
 def test_key_passes_with_json(tmp_path, fast, capsys):

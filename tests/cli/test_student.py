@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 
+import pytest
 from conftest import SOLUTIONS
 from rich.console import Console
 
@@ -16,6 +17,8 @@ from grader.cli.workingcopy import find_root
 from grader.loader import specfile
 from grader.loader.config import Config
 from grader.outcomes.results import ExerciseResult, SubmissionResult
+
+pytestmark = pytest.mark.usefixtures("shared_template")  # see conftest
 
 
 def run(working_copy, *args):

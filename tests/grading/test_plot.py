@@ -11,6 +11,8 @@ from conftest import SOLUTIONS, find_check
 from grader.cli.main import main
 from grader.grading import plot
 
+pytestmark = pytest.mark.usefixtures("shared_template")  # see conftest
+
 pytest.importorskip("matplotlib")
 
 

@@ -15,6 +15,8 @@ from grader.grading.grade import grade
 from grader.outcomes.results import CheckResult, ExerciseResult
 from grader.specs.model import Text
 
+pytestmark = pytest.mark.usefixtures("shared_template")  # see conftest
+
 T = Text("t", "t")
 
 
