@@ -85,7 +85,7 @@ def grade(
     kept = [store.recall(k) if store else None for k in keys]
     drawer = None
     if any(r is None for r in kept):
-        sandbox.warm()
+        sandbox.warm(sum(r is None for r in kept))
         if examples.enabled():
             todo = _to_draw(
                 [e for e, r in zip(exercises, kept) if r is None], config, include_hidden

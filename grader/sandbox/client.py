@@ -74,11 +74,14 @@ class Sandbox:
         self.cgroups = None
         return self
 
-    def warm(self) -> Sandbox:
+    def warm(self, exercises: int | None = None) -> Sandbox:
         """Start the template now unless it is started: it imports torch while the caller
-        goes on (spawn starts it anyway, and waits)."""
+        goes on (spawn starts it anyway, and waits). `exercises`: how many the caller is
+        about to grade, a worker each (portable workers are started ahead for them)."""
         if self.proc is None and self.portable is None:
             self.start()
+        if self.portable is not None and exercises is not None:
+            self.portable.expect(exercises)
         return self
 
     def starting(self) -> bool:

@@ -1,8 +1,10 @@
 """Portable workers, for Windows and other places without `os.fork` or `resource`.
 
 Each worker is a spawned Python process that talks to the grader over its stdin and stdout pipes
-with the same wire frames (never pickle). One process is started ahead, importing torch while
-the previous exercise is graded, so a spawn rarely waits for it. Time limits are enforced by the
+with the same wire frames (never pickle). Processes are started ahead, importing torch while
+the previous exercise is graded: one, or up to AHEAD where the grader says how many exercises
+it is about to grade (expect), so that a course's workers import on every core and a spawn
+rarely waits. Time limits are enforced by the
 grader: a call that runs past its limit gets its worker killed (with the processes it started,
 where the platform allows). The student's prints go to a file in the scratch copy.
 
@@ -209,14 +211,36 @@ def worker_environment() -> dict:
     return env
 
 
+AHEAD = max(1, min(3, os.cpu_count() or 1))
+"""Workers importing at once, at most, for the exercises the grader expects: a worker's start
+(Python, torch, worker.PRELOAD) is about 2.4 s of CPU, most of a course's time in this mode, and
+one at a time left a core idle (the course's `check --fresh` took 33.4 s with one, 21.4 s with
+two, and 21.4 s with three, on 2 cores)."""
+
+
 class PortableSandbox:
     """Starts worker processes ahead; spawn() hands one a student's file."""
 
     isolation = "portable"
 
     def __init__(self):
-        self.warm: tuple[subprocess.Popen, PipeChannel] | None = None
+        self.warm: list[tuple[subprocess.Popen, PipeChannel]] = []
         self.procs: dict[int, subprocess.Popen] = {}
+        self.expected: int | None = None
+        """Workers the grader said it will ask for (expect), less those it has had."""
+
+    def expect(self, workers: int) -> None:
+        """The grader is about to grade this many exercises, a worker each: start enough of
+        them ahead (up to AHEAD), and no more than the one kept for a crash once they have had
+        theirs."""
+        self.expected = workers
+        self._top_up()
+
+    def _top_up(self) -> None:
+        # One at least, always: a crash or a timeout costs a fresh worker.
+        wanted = 1 if self.expected is None else max(1, min(AHEAD, self.expected))
+        while len(self.warm) < wanted:
+            self.warm.append(self._launch())
 
     def _launch(self) -> tuple[subprocess.Popen, PipeChannel]:
         flags = {}
@@ -245,7 +269,7 @@ class PortableSandbox:
             )
             if found:
                 raise Refused(found)
-        self.warm = self._launch()
+        self.warm = [self._launch()]
         return self
 
     def spawn(
@@ -263,8 +287,7 @@ class PortableSandbox:
         from grader.common import wire  # here: importing this module must not import torch
 
         for attempt in (0, 1):
-            proc, channel = self.warm or self._launch()
-            self.warm = None
+            proc, channel = self.warm.pop(0) if self.warm else self._launch()
             try:
                 if isolation.is_root():  # its user (see child_main) must own its scratch copy
                     isolation.own(scratch, isolation.worker_uid(proc.pid))
@@ -291,7 +314,9 @@ class PortableSandbox:
                     raise SandboxError("a portable worker failed to start") from None
                 continue
             self.procs[proc.pid] = proc
-            self.warm = self._launch()  # the next exercise's worker imports torch meanwhile
+            if self.expected is not None:
+                self.expected = max(0, self.expected - 1)
+            self._top_up()  # the next exercises' workers import torch meanwhile
             return Worker(self, proc.pid, channel, limits)
 
     def reap(self, pid: int, grace: float, groups=()) -> dict:
@@ -339,9 +364,9 @@ class PortableSandbox:
             pass
 
     def close(self) -> None:
-        if self.warm is not None:
-            self._kill(self.warm[0])
-            self.warm = None
+        for proc, _ in self.warm:
+            self._kill(proc)
+        self.warm.clear()
         for proc in list(self.procs.values()):
             self._kill(proc)
         self.procs.clear()

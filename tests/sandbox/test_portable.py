@@ -123,6 +123,37 @@ def test_portable_grades_the_answer_key(portable_sandbox, exercises, fast_config
         assert ex.status == "passed" and ex.score == ex.max_score, (ex.id, messages(ex))
 
 
+def test_workers_start_ahead_for_the_exercises_the_grader_expects(
+    portable_sandbox, exercises, fast_config, monkeypatch
+):
+    """Told how many exercises it is about to grade, the sandbox starts up to AHEAD workers
+    at once (each imports torch for seconds), and never more than it hands out: one check of
+    one exercise starts only the worker kept for the next crash."""
+    pool = portable_sandbox.portable
+    warm_at_launch, handed = [], []
+    launch, spawn = pool._launch, pool.spawn
+    monkeypatch.setattr(pool, "_launch", lambda: warm_at_launch.append(len(pool.warm)) or launch())
+    monkeypatch.setattr(pool, "spawn", lambda **kw: handed.append(1) or spawn(**kw))
+    monkeypatch.setattr(portable, "AHEAD", 2)
+
+    def graded(ids):
+        warm_at_launch.clear()
+        handed.clear()
+        result = grade(
+            submission_dir=SOLUTIONS,
+            exercises=[exercises[i] for i in ids],
+            config=fast_config,
+            sandbox=portable_sandbox,
+        )
+        assert all(e.status == "passed" for e in result.exercises), result.exercises
+        return list(warm_at_launch), len(handed)
+
+    launched, used = graded(["graph_tracking", "detach_tricks", "no_grad_inference"])
+    assert len(launched) == used >= 3 and max(launched) >= 1  # two at once, none wasted
+    launched, used = graded(["graph_tracking"])
+    assert len(launched) == used and launched == [0] * used  # one at a time: the spare
+
+
 @pytest.mark.spread
 @pytest.mark.parametrize("case", sorted(OUTCOMES))
 def test_portable_hostile_case(case, tmp_path, portable_sandbox, exercises):
