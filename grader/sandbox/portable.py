@@ -4,9 +4,9 @@ Each worker is a spawned Python process that talks to the grader over its stdin 
 with the same wire frames (never pickle). Processes are started ahead, importing torch while
 the previous exercise is graded: one, or up to AHEAD where the grader says how many exercises
 it is about to grade (expect), so that a course's workers import on every core and a spawn
-rarely waits. Time limits are enforced by the
-grader: a call that runs past its limit gets its worker killed (with the processes it started,
-where the platform allows). The student's prints go to a file in the scratch copy.
+rarely waits. Time limits are enforced by the grader: a call that runs past its limit gets its
+worker killed (with the processes it started, where the platform allows). The student's prints
+go to a file in the scratch copy.
 
 What this mode does not do (docs/security.md): no memory, CPU or output-size limits, no
 namespaces (the answer key is only off the import path), and on Windows a process the student
