@@ -18,6 +18,8 @@ Prints, each as a median and a ratio to the import floor (issue 15's targets in 
   judges with the recorded examples (grader/grading/recorded.py), drawing none   [<= 3x]
 - --portable: `check --fresh` with portable workers (Windows' mode, GRADER_SANDBOX=portable)
   against fork mode's                                                   [<= 2x fork mode's]
+- --one-at-a-time: `check --fresh` and the released course's first check also with
+  GRADER_AT_ONCE=1 (one exercise at a time, as before grader.common.turns), alternately
 
 Both commands run alternately (the machines are shared and noisy). `GRADER_CACHE=off python
 benchmarks/check_vs_import.py` measures without the cache of passed reference trials.
@@ -154,6 +156,11 @@ def main() -> None:
         help="also time check --fresh with portable workers (GRADER_SANDBOX=portable), "
         "target <= 2x fork mode's",
     )
+    parser.add_argument(
+        "--one-at-a-time",
+        action="store_true",
+        help="also time check --fresh (and --release's check) with GRADER_AT_ONCE=1",
+    )
     parser.add_argument("ids", nargs="*")
     args = parser.parse_args()
     baseline = [sys.executable, "-c", "import torch, hypothesis"]
@@ -161,6 +168,8 @@ def main() -> None:
     fresh = check[:4] + ["--fresh"] + check[4:]
     base_times, warm_times, fresh_times, cold_times, before_times = [], [], [], [], []
     release_times, portable_times = [], []
+    one_fresh, one_release = [], []
+    one = dict(os.environ, GRADER_AT_ONCE="1")
     timed(check)  # the first in-place run fills the caches: "warm" means repeated
     released = tempfile.TemporaryDirectory(prefix="grader-release-") if args.release else None
     if released is not None:
@@ -169,6 +178,8 @@ def main() -> None:
         base_times.append(timed(baseline))
         warm_times.append(timed(check))
         fresh_times.append(timed(fresh))
+        if args.one_at_a_time:
+            one_fresh.append(timed(fresh, env=one))
         if args.before:
             before_times.append(timed(check, cwd=args.before.resolve()))
         if not args.no_cold:
@@ -187,6 +198,16 @@ def main() -> None:
                 release_times.append(
                     timed([sys.executable, "-m", "grader", "check", *args.ids], cwd=copy, env=env)
                 )
+            if args.one_at_a_time:
+                with tempfile.TemporaryDirectory(prefix="grader-cold-") as tmp:
+                    copy = Path(tmp) / "course"
+                    shutil.copytree(student, copy)
+                    env = dict(one, GRADER_CACHE=str(Path(tmp) / "cache"))
+                    one_release.append(
+                        timed(
+                            [sys.executable, "-m", "grader", "check", *args.ids], cwd=copy, env=env
+                        )
+                    )
     if released is not None:
         released.cleanup()
     floor = statistics.median(base_times)
@@ -198,10 +219,14 @@ def main() -> None:
         print(line("before: check", before_times, floor, None))
     print(line("check solutions, warm", warm_times, floor, 1.5))
     print(line("check --fresh, warm", fresh_times, floor, None))
+    if one_fresh:
+        print(line("  the same, one at a time", one_fresh, floor, None))
     if cold_times:
         print(line("check solutions, cold", cold_times, floor, 3))
     if release_times:
         print(line("released course, cold", release_times, floor, 3))
+    if one_release:
+        print(line("  the same, one at a time", one_release, floor, None))
     if portable_times:
         fork, portable = statistics.median(fresh_times), statistics.median(portable_times)
         print(

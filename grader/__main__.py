@@ -1,5 +1,3 @@
-import sys
+from grader.cli.main import run
 
-from grader.cli.main import main
-
-sys.exit(main())
+run()

@@ -9,10 +9,12 @@ error (one message naming the file, line and key; never a traceback), 3 a bug in
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import sys
 import traceback
 from pathlib import Path
+from typing import NoReturn
 
 from rich.console import Console
 from rich.markup import escape
@@ -340,6 +342,26 @@ def _bug(err) -> int:
     return BUG
 
 
+def run() -> NoReturn:
+    """`python -m grader` and the `grader` script: main(), then leave()."""
+    leave(main())
+
+
+def leave(code: int) -> NoReturn:
+    """Exit with `code` as Python's own exit would, without tearing its modules down (torch's
+    teardown took half a second of every command): the exit functions run (temporary folders,
+    logging), the streams are flushed, and the process ends. Every worker and the template
+    have ended before (main's `finally`); the grader's own threads are daemons."""
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader gone away: nothing more to say to it
+            if stream is sys.stdout:
+                _silence_stdout()
+    os._exit(code)
+
+
 def _silence_stdout() -> None:
     """Point stdout at /dev/null so that Python's final flush does not complain again."""
     try:
@@ -402,7 +424,7 @@ def _course(args, config, lang, exercises, sandbox, console) -> int:
 
 
 def _check(args, config, lang, exercises, sandbox, console) -> int:
-    from grader.grading.grade import grade
+    from grader.grading.grade import AT_ONCE, grade
 
     chosen = _select(exercises, getattr(args, "ids", None))
     if args.only:
@@ -420,6 +442,7 @@ def _check(args, config, lang, exercises, sandbox, console) -> int:
         sandbox=sandbox,
         remember=not getattr(args, "fresh", False),
         on_exercise=lambda e: console.print(terminal.exercise_panel(e, lang)),
+        at_once=AT_ONCE,
     )
     if args.plot is not None:
         _plot(args, result, chosen, submission, config, sandbox, lang, console)
@@ -787,4 +810,4 @@ class _Gradebook:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

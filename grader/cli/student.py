@@ -13,7 +13,7 @@ from rich.text import Text as RichText
 
 from grader.cli.hints import Progress
 from grader.common.errors import GraderError
-from grader.grading.grade import grade
+from grader.grading.grade import AT_ONCE, grade
 from grader.outcomes import progress as course_mod
 from grader.report import course as course_report
 from grader.report import terminal
@@ -53,6 +53,7 @@ def show_course(
         config=config,
         sandbox=sandbox,
         remember=remember,
+        at_once=AT_ONCE,
     )
     if state_root is not None:
         progress = Progress.of(state_root)
@@ -180,6 +181,7 @@ def watch_course(
             config=config,
             sandbox=sandbox,
             remember=True,
+            at_once=AT_ONCE,
         )
         if state_root is not None:
             progress = Progress.of(state_root)

@@ -6,6 +6,7 @@ as data in its result (a status and a message); only the grader's own input erro
 
 from __future__ import annotations
 
+import os
 import platform
 import time
 from pathlib import Path
@@ -20,7 +21,7 @@ from grader import __version__
 from grader.checks import KINDS
 from grader.checks.base import NotRecorded, Verdict
 from grader.checks.messages import both, missing_file, overloaded, raised, tampered, undecodable
-from grader.common import safetext, textform
+from grader.common import safetext, textform, turns
 from grader.common.errors import GraderError
 from grader.grading import confirm, examples, recorded, verdicts
 from grader.grading.judge import judged
@@ -34,6 +35,19 @@ from grader.specs.model import Check, Exercise, Text
 from grader.specs.refs import SpecBug
 from grader.submissions import files as submission
 from grader.submissions import notebook
+
+
+def _cores() -> int:
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+AT_ONCE = 1 if os.environ.get("GRADER_AT_ONCE", "").strip() == "1" else min(2, _cores())
+"""Exercises a student's command grades at once: two where there are two cores or more, so that
+one exercise's worker computes while the grader judges another's replies (the grader's own code
+runs one thread at a time, grader.common.turns, so more would add nothing). GRADER_AT_ONCE=1
+grades one at a time."""
 
 
 class Failed(Exception):
@@ -71,11 +85,14 @@ def grade(
     on_exercise=None,
     remember: bool = False,
     shared: verdicts.Shared | None = None,
+    at_once: int = 1,
 ) -> SubmissionResult:
     """Grade every exercise of one submission directory. remember=True (a student's own runs,
     never a grade) shows the kept verdict of an exercise whose file has not changed
     (grader.grading.verdicts) and keeps new ones on disk; `shared` (a batch process's) does the
-    same in memory, for byte-identical files of the class."""
+    same in memory, for byte-identical files of the class. at_once: exercises graded at once
+    (grader.common.turns; a student's commands pass AT_ONCE, a batch process grades one at a
+    time, its --jobs being processes); the result is the same either way."""
     torch.set_num_threads(1)  # references are small; threads only add contention (batch: jobs)
     store = shared if shared is not None else (verdicts if remember else None)
     keys = [
@@ -92,6 +109,7 @@ def grade(
             )
             drawer = examples.Drawer.start(todo)  # a cold run: a second process draws too
             _draw_while(sandbox.starting, todo)  # the template imports torch: free time
+        _read_while(sandbox.starting, [e for e, r in zip(exercises, kept) if r is None])
     try:
         results = _grade_all(
             exercises,
@@ -103,6 +121,7 @@ def grade(
             include_hidden,
             on_exercise,
             store,
+            at_once,
         )
     finally:
         if drawer is not None:
@@ -115,25 +134,41 @@ def grade(
 
 
 def _grade_all(
-    exercises, keys, kept, submission_dir, config, sandbox, include_hidden, on_exercise, store
+    exercises,
+    keys,
+    kept,
+    submission_dir,
+    config,
+    sandbox,
+    include_hidden,
+    on_exercise,
+    store,
+    at_once=1,
 ) -> list[ExerciseResult]:
+    def one(exercise: Exercise) -> ExerciseResult:
+        result = grade_exercise(
+            exercise=exercise,
+            submission_dir=Path(submission_dir),
+            config=config,
+            sandbox=sandbox,
+            include_hidden=include_hidden,
+        )
+        # Everything reported passes through here: messages and source lines made safe.
+        return safetext.scrub(result)
+
+    todo = [e for e, r in zip(exercises, kept) if r is None]
+    longest = sorted(range(len(todo)), key=lambda i: -_calls(todo[i], config, include_hidden))
+    fresh = turns.in_order(one, todo, at_once, begin=longest)
     results = []
-    for exercise, key, result in zip(exercises, keys, kept):
+    for key, result in zip(keys, kept):
         if result is None:
-            result = grade_exercise(
-                exercise=exercise,
-                submission_dir=Path(submission_dir),
-                config=config,
-                sandbox=sandbox,
-                include_hidden=include_hidden,
-            )
-            # Everything reported passes through here: messages and source lines made safe.
-            result = safetext.scrub(result)
+            result = next(fresh)
             if store is not None:
                 store.keep(key, result)
         results.append(result)
         if on_exercise:
             on_exercise(result)
+    next(fresh, None)  # none is left: this ends (joins) the threads that graded them
     return results
 
 
@@ -152,6 +187,29 @@ def _to_draw(exercises: list[Exercise], config: Config, include_hidden: bool) ->
         for c in _visible(e, include_hidden)
         if not KINDS[c.kind].static
     ]
+
+
+def _calls(exercise: Exercise, config: Config, include_hidden: bool) -> int:
+    """About how many calls grading the exercise makes (its checks' examples): exercises graded
+    at once begin with the longest, so that none is left to run alone at the end."""
+    return sum(
+        c.examples or config.examples
+        for c in _visible(exercise, include_hidden)
+        if not KINDS[c.kind].static
+    )
+
+
+def _read_while(busy, exercises: list[Exercise]) -> None:
+    """Read the recorded examples of a students' release (grader.grading.recorded, kept once
+    read), in grading order, while busy() says that the sandbox is not ready yet."""
+    for exercise in exercises:
+        if not busy():
+            return
+        if exercise.recorded is not None:
+            try:
+                recorded.load(exercise)
+            except GraderError:
+                pass  # its checks say so when they are graded
 
 
 def _draw_while(busy, todo: list) -> None:

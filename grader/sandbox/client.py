@@ -14,8 +14,10 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
+from grader.common import turns
 from grader.sandbox import cgroups, isolation, starvation, tmpdirs
 from grader.sandbox.workers import Limits, Refused, SandboxError, Worker
 
@@ -46,6 +48,9 @@ class Sandbox:
         self.ctl = None
         self.ready = False
         self.refused: str | None = None
+        self.lock = threading.Lock()
+        """One request and its reply at a time on the template's channel (several exercises
+        may be graded at once, grader.common.turns)."""
 
     def start(self) -> Sandbox:
         from grader.sandbox import portable
@@ -127,7 +132,7 @@ class Sandbox:
         allows: the answer key, the class's other submissions); `plugin` is [exercise id,
         plugin folder] when the exercise brings probes of its own."""
         if self.portable is not None:
-            return self.portable.spawn(
+            return self.portable.spawn(  # which waits its turn (grader.common.turns)
                 scratch=scratch,
                 file=file,
                 module=module,
@@ -148,6 +153,10 @@ class Sandbox:
                 "plugin": plugin,
             }
         ).encode()
+        with turns.waiting(), self.lock:  # one exchange at a time on the template's channel
+            return self._spawn(request, limits)
+
+    def _spawn(self, request: bytes, limits: Limits) -> Worker:
         for attempt in (0, 1):
             try:
                 self._wait_ready()
@@ -171,6 +180,10 @@ class Sandbox:
                 self._restart()  # a worker killed its parent: start a new template
 
     def reap(self, pid: int, grace: float, groups=()) -> dict:
+        with turns.waiting(), self.lock:
+            return self._reap(pid, grace, groups)
+
+    def _reap(self, pid: int, grace: float, groups) -> dict:
         try:
             self.ctl.settimeout(grace + 30)
             self.ctl.send(json.dumps({"op": "reap", "pid": pid, "grace": grace}).encode())

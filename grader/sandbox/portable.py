@@ -25,6 +25,7 @@ import threading
 import time
 from pathlib import Path
 
+from grader.common import turns
 from grader.sandbox import isolation
 from grader.sandbox.workers import Refused, SandboxError, Worker
 
@@ -228,6 +229,8 @@ class PortableSandbox:
         self.procs: dict[int, subprocess.Popen] = {}
         self.expected: int | None = None
         """Workers the grader said it will ask for (expect), less those it has had."""
+        self.lock = threading.Lock()
+        """One spawn or reap at a time (several exercises may be graded at once)."""
 
     def expect(self, workers: int) -> None:
         """The grader is about to grade this many exercises, a worker each: start enough of
@@ -283,7 +286,10 @@ class PortableSandbox:
         hide=(),
         plugin=None,
     ):
+        with turns.waiting(), self.lock:  # several exercises may be graded at once
+            return self._spawn(scratch, file, module, trap, limits, plugin)
 
+    def _spawn(self, scratch, file, module, trap, limits, plugin):
         from grader.common import wire  # here: importing this module must not import torch
 
         for attempt in (0, 1):
@@ -320,6 +326,10 @@ class PortableSandbox:
             return Worker(self, proc.pid, channel, limits)
 
     def reap(self, pid: int, grace: float, groups=()) -> dict:
+        with turns.waiting(), self.lock:
+            return self._reap(pid, grace)
+
+    def _reap(self, pid: int, grace: float) -> dict:
         proc = self.procs.pop(pid, None)
         if proc is None:
             return {"killed": False, "exit": None, "signal": None}

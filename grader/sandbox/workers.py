@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from grader.common import turns
 from grader.common.errors import GraderError
 from grader.sandbox import starvation
 
@@ -108,6 +109,10 @@ class Worker:
         has not replied by the deadline but was starved of them is given more time, up to
         starvation.STRETCH times its limit (starvation.more_time); a timeout then says whether
         it was starved to the end. None: the deadline is final."""
+        with turns.waiting():  # another exercise's grading may run meanwhile
+            return self._receive(timeout, limit)
+
+    def _receive(self, timeout: float, limit: float | None) -> tuple[dict, wire.Decoder]:
         from grader.common import wire  # here: the grader starts its template before torch
 
         deadline = time.monotonic() + timeout

@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 from conftest import EXERCISES, ROOT, SOLUTIONS
@@ -196,3 +198,58 @@ def test_the_readme_exit_code_table_lists_every_code_the_cli_returns():
     codes = {int(c) for line in table for c in re.findall(r"\*\*(\d+)\*\*", line)}
     assert {0, 1, cli.USAGE, cli.BUG, 130, 141} <= codes
     assert any("bug in the grader" in line for line in table if f"**{cli.BUG}**" in line)
+
+
+SLOW = """
+
+import functools as _functools
+import inspect as _inspect
+import time as _time
+
+
+def _slow(fn):
+    @_functools.wraps(fn)
+    def slowly(*args, **kwargs):
+        _time.sleep(1.5)  # well within each call's limit, but many calls
+        return fn(*args, **kwargs)
+
+    return slowly
+
+
+for _name, _value in list(globals().items()):
+    if _inspect.isfunction(_value) and _value.__module__ == __name__ and _name[0] != "_":
+        globals()[_name] = _slow(_value)
+"""
+
+
+def test_ctrl_c_while_two_exercises_are_graded_at_once_ends_the_check_at_once(tmp_path, fast):
+    """A student's check grades two exercises at once (in threads): Ctrl-C in the middle ends
+    it as before, exit 130 and one line, not after the exercises still in flight."""
+    ids = ["vector_backward", "loss_gradients", "manual_gradient"]  # in the course's order
+    (tmp_path / "vector_backward.py").write_bytes((SOLUTIONS / "vector_backward.py").read_bytes())
+    for ex in ids[1:]:  # minutes of calls each, were they graded to the end
+        (tmp_path / f"{ex}.py").write_text((SOLUTIONS / f"{ex}.py").read_text() + SLOW)
+    env = dict(os.environ, COLUMNS="200", GRADER_CACHE=str(tmp_path / "cache"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "grader", *fast, "check", *ids, "--submission", str(tmp_path)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        for line in proc.stdout:  # the first exercise's panel: the other two are in flight
+            if "(vector_backward)" in line:
+                break
+        proc.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        code = proc.wait(timeout=120)
+        waited = time.monotonic() - start
+        out, err = proc.communicate()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert code == 130
+    assert "interrupted" in err and "Traceback" not in err + out
+    assert waited < 60  # not the minutes the two slow exercises would take
