@@ -65,17 +65,18 @@ def fresh_copy(into: Path) -> Path:
     return into
 
 
-def released_course(into: Path) -> Path:
-    """The course as `python -m grader release` writes it, with the answer keys copied over
-    the starters (as .ci/release-course does): what a student's working copy holds once done."""
+def released_course(into: Path, tree: Path = ROOT) -> Path:
+    """The course as `python -m grader release` writes it (from `tree`), with the answer keys
+    copied over the starters (as .ci/release-course does): what a student's working copy holds
+    once done."""
     done = subprocess.run(
-        [sys.executable, "-m", "grader", "release", str(into)], cwd=ROOT, capture_output=True
+        [sys.executable, "-m", "grader", "release", str(into)], cwd=tree, capture_output=True
     )
     if done.returncode != 0:
         sys.exit(f"the release failed:\n{done.stderr.decode()}")
     for line_ in (into / "exercises" / "ORDER").read_text().split():
         shutil.copyfile(
-            ROOT / "solutions" / f"{line_}.py", into / "exercises" / line_ / f"{line_}.py"
+            tree / "solutions" / f"{line_}.py", into / "exercises" / line_ / f"{line_}.py"
         )
     return into
 
@@ -141,8 +142,9 @@ def main() -> None:
         "--before",
         type=Path,
         metavar="TREE",
-        help="also time the check in another tree (e.g. `git archive` of an "
-        "older commit), alternately, for a before/after in one run",
+        help="also time the check (and --fresh, and with --release its released course) in "
+        "another tree (e.g. `git archive` of an older commit), alternately, for a "
+        "before/after in one run",
     )
     parser.add_argument(
         "--release",
@@ -168,12 +170,17 @@ def main() -> None:
     fresh = check[:4] + ["--fresh"] + check[4:]
     base_times, warm_times, fresh_times, cold_times, before_times = [], [], [], [], []
     release_times, portable_times = [], []
+    before_fresh, before_release = [], []
     one_fresh, one_release = [], []
     one = dict(os.environ, GRADER_AT_ONCE="1")
     timed(check)  # the first in-place run fills the caches: "warm" means repeated
+    if args.before:
+        timed(check, cwd=args.before.resolve())  # the other tree's caches, as warm
     released = tempfile.TemporaryDirectory(prefix="grader-release-") if args.release else None
     if released is not None:
         student = released_course(Path(released.name) / "course")
+        if args.before:
+            old = released_course(Path(released.name) / "before", args.before.resolve())
     for _ in range(args.repeat):
         base_times.append(timed(baseline))
         warm_times.append(timed(check))
@@ -182,6 +189,7 @@ def main() -> None:
             one_fresh.append(timed(fresh, env=one))
         if args.before:
             before_times.append(timed(check, cwd=args.before.resolve()))
+            before_fresh.append(timed(fresh, cwd=args.before.resolve()))
         if not args.no_cold:
             with tempfile.TemporaryDirectory(prefix="grader-cold-") as tmp:
                 copy = fresh_copy(Path(tmp) / "clone")  # and an empty cache of its own
@@ -198,6 +206,16 @@ def main() -> None:
                 release_times.append(
                     timed([sys.executable, "-m", "grader", "check", *args.ids], cwd=copy, env=env)
                 )
+            if args.before:
+                with tempfile.TemporaryDirectory(prefix="grader-cold-") as tmp:
+                    copy = Path(tmp) / "course"
+                    shutil.copytree(old, copy)
+                    env = dict(os.environ, GRADER_CACHE=str(Path(tmp) / "cache"))
+                    before_release.append(
+                        timed(
+                            [sys.executable, "-m", "grader", "check", *args.ids], cwd=copy, env=env
+                        )
+                    )
             if args.one_at_a_time:
                 with tempfile.TemporaryDirectory(prefix="grader-cold-") as tmp:
                     copy = Path(tmp) / "course"
@@ -221,12 +239,16 @@ def main() -> None:
     print(line("check --fresh, warm", fresh_times, floor, None))
     if one_fresh:
         print(line("  the same, one at a time", one_fresh, floor, None))
+    if before_fresh:
+        print(line("  before: check --fresh", before_fresh, floor, None))
     if cold_times:
         print(line("check solutions, cold", cold_times, floor, 3))
     if release_times:
         print(line("released course, cold", release_times, floor, 3))
     if one_release:
         print(line("  the same, one at a time", one_release, floor, None))
+    if before_release:
+        print(line("  before: released course", before_release, floor, None))
     if portable_times:
         fork, portable = statistics.median(fresh_times), statistics.median(portable_times)
         print(
