@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import platform
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import hypothesis
@@ -100,51 +101,16 @@ def grade(
         for e in exercises
     ]
     kept = [store.recall(k) if store else None for k in keys]
+    todo = [e for e, r in zip(exercises, kept) if r is None]
     drawer = None
-    if any(r is None for r in kept):
-        sandbox.warm(sum(r is None for r in kept))
+    if todo:
+        sandbox.warm(len(todo))
         if examples.enabled():
-            todo = _to_draw(
-                [e for e, r in zip(exercises, kept) if r is None], config, include_hidden
-            )
-            drawer = examples.Drawer.start(todo)  # a cold run: a second process draws too
-            _draw_while(sandbox.starting, todo)  # the template imports torch: free time
-        _read_while(sandbox.starting, [e for e, r in zip(exercises, kept) if r is None])
-    try:
-        results = _grade_all(
-            exercises,
-            keys,
-            kept,
-            submission_dir,
-            config,
-            sandbox,
-            include_hidden,
-            on_exercise,
-            store,
-            at_once,
-        )
-    finally:
-        if drawer is not None:
-            drawer.stop()
-    return SubmissionResult(
-        submission=safetext.name(name or Path(submission_dir).name),
-        exercises=results,
-        environment=environment(config, exercises),
-    )
+            draws = _to_draw(todo, config, include_hidden)
+            drawer = examples.Drawer.start(draws)  # a cold run: a second process draws too
+            _draw_while(sandbox.starting, draws)  # the template imports torch: free time
+        _read_while(sandbox.starting, todo)
 
-
-def _grade_all(
-    exercises,
-    keys,
-    kept,
-    submission_dir,
-    config,
-    sandbox,
-    include_hidden,
-    on_exercise,
-    store,
-    at_once=1,
-) -> list[ExerciseResult]:
     def one(exercise: Exercise) -> ExerciseResult:
         result = grade_exercise(
             exercise=exercise,
@@ -156,19 +122,32 @@ def _grade_all(
         # Everything reported passes through here: messages and source lines made safe.
         return safetext.scrub(result)
 
-    todo = [e for e, r in zip(exercises, kept) if r is None]
     longest = sorted(range(len(todo)), key=lambda i: -_calls(todo[i], config, include_hidden))
-    fresh = turns.in_order(one, todo, at_once, begin=longest)
+    try:
+        graded = turns.in_order(one, todo, at_once, begin=longest)
+        results = _with_kept(kept, keys, graded, store, on_exercise)
+    finally:
+        if drawer is not None:
+            drawer.stop()
+    return SubmissionResult(
+        submission=safetext.name(name or Path(submission_dir).name),
+        exercises=results,
+        environment=environment(config, exercises),
+    )
+
+
+def _with_kept(kept, keys, graded: Iterator, store, on_exercise) -> list[ExerciseResult]:
+    """Every exercise's result in order: its kept verdict, or the next one graded (then kept)."""
     results = []
     for key, result in zip(keys, kept):
         if result is None:
-            result = next(fresh)
+            result = next(graded)
             if store is not None:
                 store.keep(key, result)
         results.append(result)
         if on_exercise:
             on_exercise(result)
-    next(fresh, None)  # none is left: this ends (joins) the threads that graded them
+    next(graded, None)  # none is left: this ends (joins) the threads that graded them
     return results
 
 

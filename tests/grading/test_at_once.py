@@ -2,23 +2,15 @@
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 
 import pytest
-from conftest import COURSE, SOLUTIONS, hidden_only
+from conftest import COURSE, SOLUTIONS, hidden_only, verdicts_of
 
 from grader.common import turns
 from grader.grading import grade as grading
 from grader.grading.grade import grade
 from grader.sandbox.workers import Worker
-
-
-def _verdicts(result):
-    out = dataclasses.asdict(result)
-    for ex in out["exercises"]:
-        ex.pop("seconds", None)
-    return out
 
 
 @pytest.fixture
@@ -86,7 +78,7 @@ def test_the_course_graded_two_at_a_time_is_graded_as_one_at_a_time(
     assert most == [1] and len(threads) == 2
     assert most_waiting[0] == 2
     one = grade(submission_dir=mixed, exercises=chosen, config=fast_config, sandbox=sandbox)
-    assert _verdicts(two) == _verdicts(one)
+    assert verdicts_of(two) == verdicts_of(one)
     statuses = [e.status for e in one.exercises]
     assert statuses == ["failed" if n % 2 == 0 else "passed" for n in range(len(COURSE))]
     assert all(

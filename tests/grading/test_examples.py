@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 import torch
-from conftest import COURSE, SOLUTIONS, mutant_folders
+from conftest import COURSE, SOLUTIONS, mutant_folders, verdicts_of
 
 from grader.checks import KINDS
 from grader.grading import examples
@@ -15,13 +15,6 @@ from grader.grading import grade as grading
 from grader.grading.grade import grade
 from grader.loader import speccache
 from grader.specs import strategies
-
-
-def _verdicts(result):
-    out = dataclasses.asdict(result)
-    for ex in out["exercises"]:
-        ex.pop("seconds", None)
-    return out
 
 
 @pytest.fixture
@@ -64,7 +57,7 @@ def test_same_seed_same_verdicts_with_and_without_replay(
         for name, where in subs.items():
             path, ids = (where, None) if name == "key" else where
             mine = [e for e in chosen if ids is None or e.id == ids]
-            out[name] = _verdicts(
+            out[name] = verdicts_of(
                 grade(
                     submission_dir=path,
                     exercises=mine,

@@ -6,7 +6,7 @@ import dataclasses
 import shutil
 
 import pytest
-from conftest import SOLUTIONS
+from conftest import SOLUTIONS, verdicts_of
 
 from grader.cli.main import main
 from grader.grading import grade as grading
@@ -49,13 +49,6 @@ def _sub(tmp_path, **files):
     return sub
 
 
-def _strip(result):
-    out = dataclasses.asdict(result)
-    for ex in out["exercises"]:
-        ex.pop("seconds")
-    return out
-
-
 def test_an_unchanged_file_shows_its_kept_verdict(
     tmp_path, kept, graded, sandbox, exercises, fast_config
 ):
@@ -72,7 +65,7 @@ def test_an_unchanged_file_shows_its_kept_verdict(
         submission_dir=sub, exercises=chosen, config=fast_config, sandbox=sandbox, remember=True
     )
     assert graded == ["grad_clipping", "vector_backward"]  # nothing graded again
-    assert _strip(again) == _strip(first)
+    assert verdicts_of(again) == verdicts_of(first)
     (sub / "vector_backward" / "vector_backward.py").write_bytes(mutant + b"\n# edited\n")
     grade(submission_dir=sub, exercises=chosen, config=fast_config, sandbox=sandbox, remember=True)
     assert graded[2:] == ["vector_backward"]  # only the changed file
@@ -101,7 +94,7 @@ def test_an_untouched_starter_keeps_its_verdict(
         submission_dir=sub, exercises=chosen, config=fast_config, sandbox=sandbox, remember=True
     )
     assert len(graded) == len(chosen)  # nothing graded again
-    assert _strip(again) == _strip(first)
+    assert verdicts_of(again) == verdicts_of(first)
 
 
 def test_another_config_or_checks_is_another_verdict(
@@ -211,7 +204,7 @@ def test_a_batch_grades_a_byte_identical_file_of_the_class_once(
                 include_hidden=True,
                 shared=shared,
             )
-            out[name] = _strip(result)
+            out[name] = verdicts_of(result)
         return out
 
     alone = run(None)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
-from conftest import EXERCISES, ROOT, SOLUTIONS, mutant_folders
+from conftest import EXERCISES, ROOT, SOLUTIONS, mutant_folders, verdicts_of
 
 from grader.common.errors import SpecError
 from grader.grading.grade import grade
@@ -78,14 +76,6 @@ def test_the_key_changes_with_the_code(cache, monkeypatch):
     assert not speccache.tried(data)
 
 
-def _verdicts(result):
-    """results.json's content with `seconds` aside."""
-    out = dataclasses.asdict(result)
-    for ex in out["exercises"]:
-        ex.pop("seconds", None)
-    return out
-
-
 def test_same_seed_same_results_with_the_cache_off_and_warm(
     tmp_path, monkeypatch, sandbox, fast_config
 ):
@@ -102,7 +92,7 @@ def test_same_seed_same_results_with_the_cache_off_and_warm(
         chosen = [loaded[i] for i in ids]
         runs.append(
             {
-                name: _verdicts(
+                name: verdicts_of(
                     grade(
                         submission_dir=path,
                         exercises=chosen,
