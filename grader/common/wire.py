@@ -321,6 +321,7 @@ def _entry_size(e) -> tuple[int, int]:
 REPLY_FIELDS = {
     "ok": bool,
     "ready": bool,
+    "importing": bool,
     "phase": str,
     "error": dict,
     "import_error": dict,

@@ -23,6 +23,9 @@ from grader.specs.model import Check, Exercise
 
 # Reply fields holding encoded values; a new probe puts its values under "data".
 DATA_KEYS = ("outs", "grads", "args_after", "data")
+SETUP_SECONDS = 120.0
+"""How long a worker may take to start before it imports the student's file (the sandbox's
+own work, not the student's time; only a hang reaches this)."""
 WINDOW = 16
 """Requests a stream keeps in flight to one worker."""
 WINDOW_BYTES = 64 * 1024
@@ -121,14 +124,18 @@ class Session:
             hide=self.hide,
             plugin=self._plugin(),
         )
-        # Starting a worker is the grader's time, not the student's (milliseconds with the
-        # fork server; a Python start-up with portable workers).
-        self.deadline += time.monotonic() - began
-        limit = self.config.time_per_call
-        timeout = min(limit, max(self.remaining(), 0.1))
-        worker.since = worker.meter.read()
         try:
-            header, _ = worker.receive(timeout, self._stretchable(limit, timeout))
+            # Starting a worker is the grader's time, not the student's (milliseconds with the
+            # fork server, a Python start-up with portable workers, and the worker's own
+            # set-up: namespaces and mounts, which a loaded machine can make wait on the
+            # kernel): up to its "importing", bounded only against a hang.
+            header, _ = worker.receive(SETUP_SECONDS)
+            self.deadline += time.monotonic() - began
+            if header.get("importing") is True:
+                limit = self.config.time_per_call
+                timeout = min(limit, max(self.remaining(), 0.1))
+                worker.since = worker.meter.read()
+                header, _ = worker.receive(timeout, self._stretchable(limit, timeout))
         except WorkerLost as lost:
             raise ImportFailure(lost.kind, exit_code=lost.exit_code, signal=lost.signal) from None
         finally:

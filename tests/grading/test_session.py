@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
+import socket
+import threading
+import time
 
+import pytest
 from conftest import SOLUTIONS
 
 from grader.checks import KINDS
+from grader.common import wire
 from grader.grading import examples
-from grader.grading.session import Session
+from grader.grading.session import ImportFailure, Session
+from grader.sandbox import starvation
+from grader.sandbox.workers import Worker
 from grader.specs import strategies
 
 SLOW = """
@@ -78,3 +85,47 @@ def test_stopping_a_stream_early_restarts_from_the_scratch_copy_the_grader_wrote
         assert reply.get("ok") is True and session.worker is not old
     finally:
         session.close()
+
+
+class _SlowStart:
+    """A sandbox whose worker takes `setup` seconds to set itself up (its namespaces and
+    mounts, on a loaded machine), then `importing` seconds to import the student's file."""
+
+    def __init__(self, setup: float, importing: float):
+        self.setup, self.importing = setup, importing
+
+    def spawn(self, **request):
+        ours, theirs = socket.socketpair()
+
+        def worker():
+            time.sleep(self.setup)
+            wire.send(theirs, {"importing": True})
+            time.sleep(self.importing)
+            wire.send(theirs, {"ready": True, "tampered": []})
+
+        threading.Thread(target=worker, daemon=True).start()
+        self.end = theirs
+        return Worker(self, 0, ours, None, meter=starvation.Meter({}))
+
+    def reap(self, pid, grace, groups=()):
+        self.end.close()
+        return {"killed": True, "exit": None, "signal": None}
+
+
+def test_a_workers_own_start_is_the_graders_time_and_the_import_alone_has_the_limit(
+    tmp_path, exercises, fast_config
+):
+    """The import's time limit counts from the worker's "importing": a set-up longer than the
+    limit (a loaded machine's kernel) is no timeout; an import longer than it still is."""
+    config = dataclasses.replace(fast_config, time_per_call=0.3)
+    exercise = exercises["manual_gradient"]
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    (scratch / exercise.file).write_text("")
+    session = Session(_SlowStart(setup=1.0, importing=0.0), exercise, str(scratch), config)
+    session.start()
+    assert session.worker is not None
+    session = Session(_SlowStart(setup=0.0, importing=1.0), exercise, str(scratch), config)
+    with pytest.raises(ImportFailure) as failed:
+        session.start()
+    assert failed.value.kind == "timeout"
