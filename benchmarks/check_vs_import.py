@@ -85,7 +85,7 @@ WATCH = """
 import json, statistics, sys, time
 from pathlib import Path
 import torch
-from grader import config as config_mod, specfile
+from grader.loader import config as config_mod, specfile
 from grader.grading.grade import grade
 from grader.sandbox.client import Sandbox
 root = Path.cwd()
