@@ -36,6 +36,12 @@ _CACHE = tempfile.mkdtemp(prefix="grader-cache-tests-")
 os.environ["GRADER_CACHE"] = _CACHE
 atexit.register(shutil.rmtree, _CACHE, True)
 
+# One exercise at a time in each grader a test runs (grader.grading.grade.at_once): the run
+# already has a process per core (pytest-xdist), as a batch has its --jobs, and two at once in
+# each only compete (tests/cli, grading and authoring: 239 s against 180 s one at a time). The
+# tests of grading at once ask for it (tests/grading/test_at_once.py, the Ctrl-C test).
+os.environ.setdefault("GRADER_AT_ONCE", "1")
+
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = ROOT / "exercises"
 SOLUTIONS = ROOT / "solutions"

@@ -424,7 +424,7 @@ def _course(args, config, lang, exercises, sandbox, console) -> int:
 
 
 def _check(args, config, lang, exercises, sandbox, console) -> int:
-    from grader.grading.grade import AT_ONCE, grade
+    from grader.grading.grade import at_once, grade
 
     chosen = _select(exercises, getattr(args, "ids", None))
     if args.only:
@@ -442,7 +442,7 @@ def _check(args, config, lang, exercises, sandbox, console) -> int:
         sandbox=sandbox,
         remember=not getattr(args, "fresh", False),
         on_exercise=lambda e: console.print(terminal.exercise_panel(e, lang)),
-        at_once=AT_ONCE,
+        at_once=at_once(),
     )
     if args.plot is not None:
         _plot(args, result, chosen, submission, config, sandbox, lang, console)

@@ -13,7 +13,7 @@ from rich.text import Text as RichText
 
 from grader.cli.hints import Progress
 from grader.common.errors import GraderError
-from grader.grading.grade import AT_ONCE, grade
+from grader.grading.grade import at_once, grade
 from grader.outcomes import progress as course_mod
 from grader.report import course as course_report
 from grader.report import terminal
@@ -53,7 +53,7 @@ def show_course(
         config=config,
         sandbox=sandbox,
         remember=remember,
-        at_once=AT_ONCE,
+        at_once=at_once(),
     )
     if state_root is not None:
         progress = Progress.of(state_root)
@@ -181,7 +181,7 @@ def watch_course(
             config=config,
             sandbox=sandbox,
             remember=True,
-            at_once=AT_ONCE,
+            at_once=at_once(),
         )
         if state_root is not None:
             progress = Progress.of(state_root)

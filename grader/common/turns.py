@@ -1,6 +1,6 @@
 """Turns: where exercises are graded at once, the grader's own code runs one thread at a time.
 
-A student's `check` grades two exercises at once (grader.grading.grade.AT_ONCE), each in a thread
+A student's `check` grades two exercises at once (grader.grading.grade.at_once), each in a thread
 of its own, so that one exercise's worker computes while the grader judges another's replies.
 What overlaps is only the waiting: a grading thread holds the turn (`taken`) whenever it runs
 the grader's code (kinds, references, plugins, hypothesis), and lets it go only while it waits

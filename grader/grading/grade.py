@@ -44,11 +44,14 @@ def _cores() -> int:
     return os.cpu_count() or 1
 
 
-AT_ONCE = 1 if os.environ.get("GRADER_AT_ONCE", "").strip() == "1" else min(2, _cores())
-"""Exercises a student's command grades at once: two where there are two cores or more, so that
-one exercise's worker computes while the grader judges another's replies (the grader's own code
-runs one thread at a time, grader.common.turns, so more would add nothing). GRADER_AT_ONCE=1
-grades one at a time."""
+def at_once() -> int:
+    """Exercises a student's command grades at once: two where there are two cores or more, so
+    that one exercise's worker computes while the grader judges another's replies (the grader's
+    own code runs one thread at a time, grader.common.turns, so more would add nothing).
+    GRADER_AT_ONCE=1 grades one at a time."""
+    if os.environ.get("GRADER_AT_ONCE", "").strip() == "1":
+        return 1
+    return min(2, _cores())
 
 
 class Failed(Exception):
@@ -92,7 +95,7 @@ def grade(
     never a grade) shows the kept verdict of an exercise whose file has not changed
     (grader.grading.verdicts) and keeps new ones on disk; `shared` (a batch process's) does the
     same in memory, for byte-identical files of the class. at_once: exercises graded at once
-    (grader.common.turns; a student's commands pass AT_ONCE, a batch process grades one at a
+    (grader.common.turns; a student's commands pass at_once(), a batch process grades one at a
     time, its --jobs being processes); the result is the same either way."""
     torch.set_num_threads(1)  # references are small; threads only add contention (batch: jobs)
     store = shared if shared is not None else (verdicts if remember else None)

@@ -229,7 +229,7 @@ def test_ctrl_c_while_two_exercises_are_graded_at_once_ends_the_check_at_once(tm
     (tmp_path / "vector_backward.py").write_bytes((SOLUTIONS / "vector_backward.py").read_bytes())
     for ex in ids[1:]:  # minutes of calls each, were they graded to the end
         (tmp_path / f"{ex}.py").write_text((SOLUTIONS / f"{ex}.py").read_text() + SLOW)
-    env = dict(os.environ, COLUMNS="200", GRADER_CACHE=str(tmp_path / "cache"))
+    env = dict(os.environ, COLUMNS="200", GRADER_CACHE=str(tmp_path / "cache"), GRADER_AT_ONCE="2")
     proc = subprocess.Popen(
         [sys.executable, "-m", "grader", *fast, "check", *ids, "--submission", str(tmp_path)],
         cwd=ROOT,

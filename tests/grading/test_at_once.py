@@ -84,3 +84,14 @@ def test_the_course_graded_two_at_a_time_is_graded_as_one_at_a_time(
     assert all(
         any(c.counterexample for c in e.checks) for e in one.exercises if e.status == "failed"
     )
+
+
+def test_a_students_commands_grade_two_at_once_where_there_are_two_cores(monkeypatch):
+    monkeypatch.delenv("GRADER_AT_ONCE", raising=False)
+    monkeypatch.setattr(grading, "_cores", lambda: 4)
+    assert grading.at_once() == 2
+    monkeypatch.setattr(grading, "_cores", lambda: 1)
+    assert grading.at_once() == 1
+    monkeypatch.setattr(grading, "_cores", lambda: 4)
+    monkeypatch.setenv("GRADER_AT_ONCE", "1")
+    assert grading.at_once() == 1
