@@ -119,6 +119,19 @@ def watch_times(ids: list[str]) -> dict[str, float]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def first_check(course: Path, env: dict, ids: list[str]) -> float:
+    """A student's first `python -m grader check` in a fresh copy of `course`, with an empty
+    cache of its own (env: the environment besides GRADER_CACHE)."""
+    with tempfile.TemporaryDirectory(prefix="grader-cold-") as tmp:
+        copy = Path(tmp) / "course"
+        shutil.copytree(course, copy)
+        return timed(
+            [sys.executable, "-m", "grader", "check", *ids],
+            cwd=copy,
+            env=dict(env, GRADER_CACHE=str(Path(tmp) / "cache")),
+        )
+
+
 def line(label: str, times: list[float], floor: float, target: float | None) -> str:
     m = statistics.median(times)
     ratio = m / floor
@@ -199,33 +212,11 @@ def main() -> None:
             env = dict(os.environ, GRADER_SANDBOX="portable")
             portable_times.append(timed(fresh, env=env))
         if released is not None:
-            with tempfile.TemporaryDirectory(prefix="grader-cold-") as tmp:
-                copy = Path(tmp) / "course"
-                shutil.copytree(student, copy)
-                env = dict(os.environ, GRADER_CACHE=str(Path(tmp) / "cache"))
-                release_times.append(
-                    timed([sys.executable, "-m", "grader", "check", *args.ids], cwd=copy, env=env)
-                )
+            release_times.append(first_check(student, os.environ, args.ids))
             if args.before:
-                with tempfile.TemporaryDirectory(prefix="grader-cold-") as tmp:
-                    copy = Path(tmp) / "course"
-                    shutil.copytree(old, copy)
-                    env = dict(os.environ, GRADER_CACHE=str(Path(tmp) / "cache"))
-                    before_release.append(
-                        timed(
-                            [sys.executable, "-m", "grader", "check", *args.ids], cwd=copy, env=env
-                        )
-                    )
+                before_release.append(first_check(old, os.environ, args.ids))
             if args.one_at_a_time:
-                with tempfile.TemporaryDirectory(prefix="grader-cold-") as tmp:
-                    copy = Path(tmp) / "course"
-                    shutil.copytree(student, copy)
-                    env = dict(one, GRADER_CACHE=str(Path(tmp) / "cache"))
-                    one_release.append(
-                        timed(
-                            [sys.executable, "-m", "grader", "check", *args.ids], cwd=copy, env=env
-                        )
-                    )
+                one_release.append(first_check(student, one, args.ids))
     if released is not None:
         released.cleanup()
     floor = statistics.median(base_times)
