@@ -27,6 +27,7 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import torch
 from hypothesis import given
@@ -49,6 +50,10 @@ class Drawn:
     memo: list[dict] = field(default_factory=list)
     saved: int = -1
     """How many memo entries the disk copy holds (-1: none on disk)."""
+    runs: Any = None
+    """Hypothesis's runs of this check that failed, as a tree (grader.grading.shrinks.Step)."""
+    steps: int = 0
+    """How many steps that tree holds."""
 
     def __post_init__(self):
         if len(self.memo) != len(self.inputs):

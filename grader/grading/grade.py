@@ -24,7 +24,7 @@ from grader.checks.base import NotRecorded, Verdict
 from grader.checks.messages import both, missing_file, overloaded, raised, tampered, undecodable
 from grader.common import safetext, textform, turns
 from grader.common.errors import GraderError
-from grader.grading import confirm, examples, recorded, verdicts
+from grader.grading import confirm, examples, recorded, shrinks, verdicts
 from grader.grading.judge import judged
 from grader.grading.session import ImportFailure, Session
 from grader.loader.config import Config
@@ -693,18 +693,57 @@ def run_check(
     count = check.examples or config.examples
     drawn = examples.examples(exercise, check, kind, count, seed) if examples.enabled() else None
     passed = {"known": 0, "calls": 0}
+    made: list[shrinks.Made] = []
+    """Every call of the property so far, in order (grader.grading.shrinks)."""
+
+    def call(inputs, memo: dict | None, kept: dict | None = None):
+        """One call of the property, made once: a call already made in this grading (by the
+        walk of the tree) gives again what it gave. kept: a copy of the inputs as drawn."""
+        index = passed["calls"]
+        passed["calls"] += 1
+        if index < len(made):
+            if examples.same(inputs, made[index].inputs):
+                return _again(made[index], last)
+            del made[index:]  # not the sequence the tree said: this run is not kept
+            passed["astray"] = 1
+        kept = examples.copied(inputs) if kept is None else kept
+        made.append(this := shrinks.Made(kept, {} if memo is None else memo))
+        if index < passed["known"] and examples.same(inputs, drawn.inputs[index]):
+            this.outcome = shrinks.PASSED  # replay saw this very example pass
+            return
+        try:
+            reply, values = session.call(check, kind, inputs)
+            verdict = judged(exercise, check, kind, inputs, reply, values, this.memo)
+        except Exception as exc:
+            this.raised = exc
+            raise
+        if verdict is None:
+            this.outcome = shrinks.PASSED
+            return
+        this.outcome, this.raised = shrinks.FAILED, Failed(verdict, inputs)
+        last["failure"] = this.raised
+        last.setdefault("first", inputs)
+        raise this.raised
 
     def prop(inputs):
-        call = passed["calls"]
-        passed["calls"] += 1
-        if call < passed["known"] and examples.same(inputs, drawn.inputs[call]):
-            return  # replay saw this very example pass: hypothesis goes on to the next
-        reply, values = session.call(check, kind, inputs)
-        verdict = judged(exercise, check, kind, inputs, reply, values)
-        if verdict is not None:
-            last["failure"] = Failed(verdict, inputs)
-            last.setdefault("first", inputs)
-            raise last["failure"]
+        call(inputs, None)
+
+    def walked() -> bool:
+        """Follow the tree of earlier runs as far as it knows this submission's outcomes; True
+        where it reaches a run's end (the last call failed: hypothesis's final replay)."""
+        step = drawn.runs if drawn is not None else None
+        while step is not None:
+            try:
+                call(examples.copied(step.inputs), step.memo, step.inputs)
+                outcome = shrinks.PASSED
+            except Failed:
+                outcome = shrinks.FAILED
+            except Exception:
+                return False  # hypothesis meets it again, in its place
+            step = step.after.get(outcome)
+            if step == shrinks.END:
+                return True
+        return False
 
     test = given(kind.strategy(exercise, check))(prop)
     test = strategies.profile(count)(test)
@@ -717,8 +756,16 @@ def run_check(
                 examples.save(drawn)
             if passed["known"] == len(drawn.inputs):
                 return _row(check, None)
+            if walked():
+                raise last["failure"]
+            passed["calls"] = 0
         # A failure: hypothesis draws the same examples, meets it and shrinks it.
-        test()
+        try:
+            test()
+        except Failed as failure:
+            if drawn is not None and not passed.get("astray") and failure is made[-1].raised:
+                shrinks.add(drawn, made)
+            raise
     except Failed as failure:
         output = session.last_output  # what the failing call printed, before confirm's calls
         verdict = confirm.confirmed(
@@ -761,6 +808,16 @@ def run_check(
     except SandboxError as exc:
         return _row(check, _grader_error(exc))
     return _row(check, None)
+
+
+def _again(made: shrinks.Made, last: dict):
+    """What a call already made gave, given again (and the failures it recorded)."""
+    if made.outcome == shrinks.PASSED:
+        return
+    if isinstance(made.raised, Failed):
+        last["failure"] = made.raised
+        last.setdefault("first", made.raised.inputs)
+    raise made.raised
 
 
 def run_recorded(
