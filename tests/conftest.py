@@ -226,6 +226,31 @@ def mutant_folders(root: Path, ids, per: int = 2) -> dict:
     return out
 
 
+@pytest.fixture
+def hypothesis_runs(monkeypatch):
+    """Counts the grader's runs of hypothesis on a check (its last decorator, the seed's, is
+    wrapped: the others stay on hypothesis's own test)."""
+    from grader.grading import grade as grading
+
+    count = [0]
+    real = grading.hseed
+
+    def counted(seed):
+        def wrap(test):
+            seeded = real(seed)(test)
+
+            def run():
+                count[0] += 1
+                return seeded()
+
+            return run
+
+        return wrap
+
+    monkeypatch.setattr(grading, "hseed", counted)
+    return count
+
+
 def verdicts_of(result) -> dict:
     """A SubmissionResult as plain data with each exercise's `seconds` aside: what two gradings
     that must agree are compared on."""

@@ -728,22 +728,15 @@ def run_check(
     def prop(inputs):
         call(inputs, None)
 
-    def walked() -> bool:
-        """Follow the tree of earlier runs as far as it knows this submission's outcomes; True
-        where it reaches a run's end (the last call failed: hypothesis's final replay)."""
-        step = drawn.runs if drawn is not None else None
-        while step is not None:
-            try:
-                call(examples.copied(step.inputs), step.memo, step.inputs)
-                outcome = shrinks.PASSED
-            except Failed:
-                outcome = shrinks.FAILED
-            except Exception:
-                return False  # hypothesis meets it again, in its place
-            step = step.after.get(outcome)
-            if step == shrinks.END:
-                return True
-        return False
+    def outcome(step: shrinks.Step) -> str:
+        """The call of a step of the tree, as the property makes it."""
+        try:
+            call(examples.copied(step.inputs), step.memo, step.inputs)
+        except Failed:
+            return shrinks.FAILED
+        except Exception:
+            return shrinks.OTHER  # hypothesis meets it again, in its place
+        return shrinks.PASSED
 
     test = given(kind.strategy(exercise, check))(prop)
     test = strategies.profile(count)(test)
@@ -756,7 +749,7 @@ def run_check(
                 examples.save(drawn)
             if passed["known"] == len(drawn.inputs):
                 return _row(check, None)
-            if walked():
+            if shrinks.walk(drawn.runs, outcome):
                 raise last["failure"]
             passed["calls"] = 0
         # A failure: hypothesis draws the same examples, meets it and shrinks it.

@@ -95,3 +95,16 @@ def add(drawn: Drawn, made: list[Made]) -> bool:
         step = nxt
     drawn.steps += new
     return True
+
+
+def walk(step: Step | None, outcome) -> bool:
+    """Follow the tree from `step` as far as it knows the outcomes outcome(step) gives; True
+    where it reaches a run's end (the last call failed: hypothesis's final replay)."""
+    while step is not None:
+        given = outcome(step)
+        if given == OTHER:
+            return False
+        step = step.after.get(given)
+        if step == END:
+            return True
+    return False

@@ -44,11 +44,20 @@ def draws(monkeypatch):
 @pytest.mark.spread
 @pytest.mark.parametrize("exercise_id", COURSE)
 def test_same_seed_same_verdicts_with_and_without_replay(
-    exercise_id, tmp_path, monkeypatch, store, draws, sandbox, exercises, fast_config
+    exercise_id,
+    tmp_path,
+    monkeypatch,
+    store,
+    draws,
+    hypothesis_runs,
+    sandbox,
+    exercises,
+    fast_config,
 ):
     """Each exercise of the course: the answer key and two mutants (each a failure that
     hypothesis shrinks), graded by hypothesis alone, then replayed from a cold store and from a
-    warm one."""
+    warm one, and once more on the trees of hypothesis's runs the warm one left
+    (grader.grading.shrinks): every failing check walks a run to its end, without hypothesis."""
     subs = {"key": SOLUTIONS, **mutant_folders(tmp_path, [exercise_id])}
     chosen = [exercises[exercise_id]]
 
@@ -93,7 +102,10 @@ def test_same_seed_same_verdicts_with_and_without_replay(
     before = len(draws)
     warm = run()
     assert len(draws) == before
-    assert alone == cold == warm
+    hypothesis_runs[0] = 0
+    walked = run()
+    assert hypothesis_runs[0] == 0
+    assert alone == cold == warm == walked
     for name, result in alone.items():  # the key keeps full marks, each mutant loses points
         assert all((e["status"] == "passed") == (name == "key") for e in result["exercises"])
     assert (
