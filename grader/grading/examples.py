@@ -225,6 +225,11 @@ class Drawer:
             pass
 
 
+def held() -> list[Drawn]:
+    """The checks' examples kept in memory."""
+    return list(_MEMORY.values())
+
+
 def forget() -> None:
     """Empty the in-memory store (tests)."""
     _MEMORY.clear()

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from grader.grading import examples
 from grader.grading.examples import Drawn, same
 
 PASSED, FAILED, OTHER = "passed", "failed", "other"
@@ -33,6 +34,9 @@ END = "end"
 """Where a branch leads when the run ended after that outcome."""
 MAX_STEPS = 3000
 """Steps kept per check: a new run that would pass this is not kept (it is graded as before)."""
+MAX_ALL = 40000
+"""Steps kept in a process, all checks together (a step is about 3.5 kB of inputs and
+references in the course's largest exercise: at most about 150 MB)."""
 
 
 @dataclass
@@ -79,7 +83,7 @@ def add(drawn: Drawn, made: list[Made]) -> bool:
             if last:
                 return True  # already there
             step = nxt
-    if drawn.steps + new > MAX_STEPS:
+    if drawn.steps + new > MAX_STEPS or kept() + new > MAX_ALL:
         return False
     # Now grow it: the path agrees as far as it goes.
     if drawn.runs is None:
@@ -95,6 +99,11 @@ def add(drawn: Drawn, made: list[Made]) -> bool:
         step = nxt
     drawn.steps += new
     return True
+
+
+def kept() -> int:
+    """Steps kept in this process."""
+    return sum(d.steps for d in examples.held())
 
 
 def walk(step: Step | None, outcome) -> bool:

@@ -144,3 +144,14 @@ def test_a_tree_stops_growing_at_its_limit(monkeypatch):
     assert shrinks.add(drawn, _made([1, 2, 3], [P, F, F]))
     assert shrinks.add(drawn, _made([1, 2, 3, 8], [P, F, P, F]))
     assert drawn.steps == 4
+
+
+def test_the_trees_of_a_process_stop_growing_at_their_limit(monkeypatch, store):
+    monkeypatch.setattr(shrinks, "MAX_ALL", 5)
+    one, two = examples.Drawn("one", [{}]), examples.Drawn("two", [{}])
+    monkeypatch.setitem(examples._MEMORY, "one", one)
+    monkeypatch.setitem(examples._MEMORY, "two", two)
+    assert shrinks.add(one, _made([1, 2, 3], [P, F, F]))
+    assert not shrinks.add(two, _made([1, 2, 3], [P, F, F]))  # 6 in the process
+    assert shrinks.add(two, _made([1, 2], [F, F]))
+    assert shrinks.kept() == 5
