@@ -19,7 +19,8 @@ asked again), so the result is hypothesis's own; that run then joins the tree. C
 state between calls sees the same calls in the same order either way.
 
 The drawing, the engine and the shrinker are hypothesis's work of about half a failing check;
-the calls themselves remain. Kept in memory only, with the check's examples, up to MAX_STEPS.
+the calls themselves remain. Kept in memory only, with the check's examples, up to MAX_STEPS a
+check and MAX_ALL in a process.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ MAX_ALL = 40000
 references in the course's largest exercise: at most about 150 MB)."""
 
 
-@dataclass
+@dataclass(eq=False)
 class Step:
     inputs: dict
     memo: dict
@@ -78,7 +79,7 @@ def add(drawn: Drawn, made: list[Made]) -> bool:
             if nxt is None:
                 new = len(made) - 1 - i
                 break
-            if (nxt == END) != last:
+            if (nxt is END) != last:
                 return False
             if last:
                 return True  # already there
@@ -114,6 +115,6 @@ def walk(step: Step | None, outcome) -> bool:
         if given == OTHER:
             return False
         step = step.after.get(given)
-        if step == END:
+        if step is END:
             return True
     return False
