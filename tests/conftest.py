@@ -227,6 +227,19 @@ def mutant_folders(root: Path, ids, per: int = 2) -> dict:
 
 
 @pytest.fixture
+def store(tmp_path, monkeypatch):
+    """An empty store of examples (and trees of hypothesis's runs) with a disk folder of this
+    test's own; yields that folder."""
+    from grader.grading import examples
+
+    monkeypatch.setenv("GRADER_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("GRADER_REPLAY", raising=False)
+    examples.forget()
+    yield tmp_path / "cache" / "examples"
+    examples.forget()
+
+
+@pytest.fixture
 def hypothesis_runs(monkeypatch):
     """Counts the grader's runs of hypothesis on a check (its last decorator, the seed's, is
     wrapped: the others stay on hypothesis's own test)."""

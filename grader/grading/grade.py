@@ -706,7 +706,8 @@ def run_check(
                 return _again(made[index], last)
             del made[index:]  # not the sequence the tree said: this run is not kept
             passed["astray"] = 1
-        kept = examples.copied(inputs) if kept is None else kept
+        if kept is None:  # (only a tree keeps it: without replay there is none)
+            kept = inputs if drawn is None else examples.copied(inputs)
         made.append(this := shrinks.Made(kept, {} if memo is None else memo))
         if index < passed["known"] and examples.same(inputs, drawn.inputs[index]):
             this.outcome = shrinks.PASSED  # replay saw this very example pass

@@ -18,16 +18,6 @@ from grader.specs import strategies
 
 
 @pytest.fixture
-def store(tmp_path, monkeypatch):
-    """An empty store with a disk folder of this test's own."""
-    monkeypatch.setenv("GRADER_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("GRADER_REPLAY", raising=False)
-    examples.forget()
-    yield tmp_path / "cache" / "examples"
-    examples.forget()
-
-
-@pytest.fixture
 def draws(monkeypatch):
     """Counts the checks whose examples were really drawn."""
     drawn = []

@@ -3,23 +3,11 @@ verdicts hypothesis gives alone, without running it again."""
 
 from __future__ import annotations
 
-import pytest
 import torch
 from conftest import SOLUTIONS, verdicts_of
 
 from grader.grading import examples, shrinks
 from grader.grading.grade import grade
-
-
-@pytest.fixture
-def store(tmp_path, monkeypatch):
-    """An empty store of examples (and trees) of this test's own."""
-    monkeypatch.setenv("GRADER_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("GRADER_REPLAY", raising=False)
-    examples.forget()
-    yield
-    examples.forget()
-
 
 TIRED = """
 
