@@ -257,7 +257,7 @@ def principles(exercise: Exercise) -> list[str]:
     return out
 
 
-def _grade_file(exercise, file: Path, config, sandbox) -> ExerciseResult:
+def grade_file(exercise, file: Path, config, sandbox) -> ExerciseResult:
     tmp = Path(tempfile.mkdtemp(prefix="grader-validate-"))
     try:
         shutil.copyfile(file, tmp / exercise.file)
@@ -289,7 +289,7 @@ def audit(
                 id=exercise.id, title=exercise.title, status="missing", checks=[]
             )
         else:
-            result = _grade_file(exercise, path, config, sandbox)
+            result = grade_file(exercise, path, config, sandbox)
         trial = Trial(role, _shown(path, solutions), result, _docstring(path), constraints)
         out.trials.append(trial)
         if on_trial:

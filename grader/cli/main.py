@@ -103,6 +103,13 @@ def _parser() -> argparse.ArgumentParser:
     val.add_argument("ids", nargs="*", metavar="ID")
     val.add_argument("--solutions", type=Path, default=ROOT / "solutions")
     val.add_argument("--lang", choices=config_mod.LANGUAGES)
+    drw = sub.add_parser(
+        "draw",
+        help="write each exercise's examples into the course (exercises/ID/examples.drawn), "
+        "so that a fresh clone's first check need not draw them",
+    )
+    drw.add_argument("ids", nargs="*", metavar="ID")
+    drw.add_argument("--solutions", type=Path, default=ROOT / "solutions")
     bat = sub.add_parser("batch", help="grade every submission of a class (teachers)")
     bat.add_argument("dir", type=Path, metavar="DIR", help="one subdirectory per submission")
     bat.add_argument("--out", type=Path, required=True, help="folder for the outputs")
@@ -243,7 +250,7 @@ def main(argv=None) -> int:
         _locate_project(args)
         if args.command == "new":
             return _new(args, console)
-        if args.command in (None, "check", "validate", "watch"):
+        if args.command in (None, "check", "validate", "watch", "draw"):
             from grader.sandbox.client import Sandbox  # imports no torch: the template does
 
             # Started before the grader imports torch and loads the specs, so that the
@@ -309,6 +316,8 @@ def _run(args, console, sandbox) -> int:
         _teachers_copy(exercises, args.command)
     if args.command == "validate":
         return _validate(args, config, lang, exercises, sandbox, console)
+    if args.command == "draw":
+        return _draw(args, config, exercises, sandbox, console)
     if args.command == "batch":
         return _batch(args, config, lang, exercises, console)
     if args.command == "release":
@@ -318,7 +327,7 @@ def _run(args, console, sandbox) -> int:
     return USAGE
 
 
-TEACHERS = ("validate", "batch", "release", "gradescope")
+TEACHERS = ("validate", "draw", "batch", "release", "gradescope")
 """Commands that need the teacher's specs: their references, hidden checks and grading seed."""
 
 
@@ -524,12 +533,38 @@ def _grading_config(config, seed, console):
     return config
 
 
+def _draw(args, config, exercises, sandbox, console) -> int:
+    from grader.authoring.draw import draw
+
+    console.print(
+        f"[dim]drawing with the public seed ({config.seed}) and {config.examples} examples a "
+        "check, hidden checks included, as `check` and `validate` read them[/]",
+        soft_wrap=True,
+    )
+    for exercise in _select(exercises, args.ids):
+        if exercise.recorded is not None:
+            continue
+        done = draw(exercise=exercise, solutions=args.solutions, config=config, sandbox=sandbox)
+        root = Path(args.exercises_dir).resolve().parent
+        shown = done.path.resolve()
+        where = escape(str(shown.relative_to(root) if shown.is_relative_to(root) else shown))
+        what = "written" if done.changed else "unchanged"
+        console.print(
+            f"{escape(done.exercise)}: {done.checks} checks, {done.examples} examples: "
+            f"{where} {what}",
+            soft_wrap=True,
+        )
+    console.print("commit the files written: a fresh clone's first check reads them")
+    return 0
+
+
 def _validate(args, config, lang, exercises, sandbox, console) -> int:
+    from grader.authoring.draw import missing
     from grader.authoring.validate import TRIVIAL_PREFIX, TRIVIAL_SHARE, audit, miss_reason
 
     # Audited as the class is graded: hidden checks and the grading seed (the release's own
     # check proves the keys and starters on the public seed's recorded examples).
-    config = _grading_config(config, None, console)
+    public, config = config, _grading_config(config, None, console)
     console.print(
         f"[dim]validating with the seed from {config.seed_source}, hidden checks "
         "included, as `batch` grades[/]",
@@ -622,6 +657,15 @@ def _validate(args, config, lang, exercises, sandbox, console) -> int:
             f"starter at 0: {'yes' if s_ok else 'NO'}",
             soft_wrap=True,
         )
+        undrawn = missing(exercise, public)
+        if undrawn:
+            console.print(
+                f"[yellow]exercises/{exercise.id}/examples.drawn holds no examples of "
+                f"{escape(', '.join(undrawn))} for this spec and config: run `python -m grader draw "
+                f"{exercise.id}` and commit it (a fresh clone's first check draws them "
+                "otherwise)[/]",
+                soft_wrap=True,
+            )
         if not result.complete:
             console.print(
                 f"[red]{exercise.id}: needs at least one variant, one mutant and one "

@@ -34,7 +34,7 @@ from hypothesis import given
 from hypothesis import seed as hseed
 
 from grader.common import safepickle
-from grader.loader import plugins, speccache
+from grader.loader import committed, speccache
 from grader.specs import strategies
 from grader.specs.model import Check, Exercise
 
@@ -124,9 +124,10 @@ def enabled() -> bool:
 
 def memory_only() -> None:
     """Keep examples in this process only (batch: grades never read files a worker could have
-    written)."""
+    written, nor the course's committed examples: a class is graded with the grading seed)."""
     global _disk
     _disk = False
+    committed.turned_off()
 
 
 def key(exercise: Exercise, check: Check, examples: int, seed: int) -> str:
@@ -162,7 +163,7 @@ def examples(exercise: Exercise, check: Check, kind, examples_count: int, seed: 
     k = key(exercise, check, examples_count, seed)
     found = _MEMORY.get(k)
     if found is None:
-        found = _load(k)
+        found = _load(k) or _committed(k, exercise, check, examples_count, seed)
         if found is None:
             found = Drawn(k, draw(exercise, check, kind, examples_count, seed))
         _MEMORY[k] = found
@@ -172,6 +173,16 @@ def examples(exercise: Exercise, check: Check, kind, examples_count: int, seed: 
 def on_disk(k: str) -> bool:
     path = _path(k)
     return path is not None and path.is_file()
+
+
+def _committed(k: str, exercise: Exercise, check: Check, count: int, seed: int) -> Drawn | None:
+    """The check's examples as the course carries them (grader.loader.committed), or None."""
+    found = committed.entry(exercise, check, count, seed)
+    if found is None or not isinstance(found.get("inputs"), list):
+        return None
+    drawn = Drawn(k, found["inputs"], [dict(m) for m in found.get("memo") or []])
+    drawn.saved = drawn.entries()  # (the user's cache gets it only once the memo grows)
+    return drawn
 
 
 class Drawer:
@@ -195,7 +206,11 @@ class Drawer:
         keyed = [
             (key(e, c, count, seed), (e, c, kind, count, seed)) for e, c, kind, count, seed in todo
         ]
-        keyed = [(k, t) for k, t in keyed if k not in _MEMORY and not on_disk(k)]
+        keyed = [
+            (k, t)
+            for k, t in keyed
+            if k not in _MEMORY and not on_disk(k) and not committed.has(*t[:2], *t[3:])
+        ]
         if len(keyed) < cls.MIN_CHECKS or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
             return None
         try:
@@ -240,15 +255,8 @@ def _path(k: str) -> Path | None:
     return None if where is None else where / "examples" / f"{k}.pickle"
 
 
-CORE_DATA = {("grader.common.wire", "TensorFacts"), ("grader.common.wire", "Opaque")}
-"""The grader's own data classes a file of examples may name (besides tensors)."""
-
-
-def allowed() -> set[tuple[str, str]]:
-    """The only classes a file of examples may name: the grader's data classes and those of
-    the exercise plugins loaded (grader.loader.plugins.DATA). Anything else makes the file
-    unreadable, and it is drawn again."""
-    return CORE_DATA | plugins.DATA
+CORE_DATA = committed.CORE_DATA
+allowed = committed.allowed
 
 
 def _load(k: str) -> Drawn | None:
@@ -272,10 +280,14 @@ def save(drawn: Drawn) -> None:
     path = _path(drawn.key)
     if path is None or drawn.entries() == drawn.saved:
         return
-    memo = [{k: v for k, v in m.items() if _keepable(v)} for m in drawn.memo]
-    value = {"key": drawn.key, "inputs": drawn.inputs, "memo": memo}
+    value = {"key": drawn.key, "inputs": drawn.inputs, "memo": keepable_memo(drawn)}
     if safepickle.save(path, value, key=speccache.secret()):
         drawn.saved = drawn.entries()
+
+
+def keepable_memo(drawn: Drawn) -> list[dict]:
+    """The memo without the values a file cannot hold (read back, they are computed again)."""
+    return [{k: v for k, v in m.items() if _keepable(v)} for m in drawn.memo]
 
 
 def _keepable(value) -> bool:

@@ -27,8 +27,8 @@ from pathlib import Path
 from grader.common import plugins, yamlfile
 from grader.common.errors import GraderError, SpecError
 from grader.grading import plot, recorded
+from grader.loader import committed, publicspec
 from grader.loader import config as config_mod
-from grader.loader import publicspec
 from grader.release import selfcheck as releasecheck
 from grader.specs.model import Exercise
 
@@ -206,6 +206,9 @@ def left_out(root: Path, exercises: list[Exercise]) -> list[str]:
     folders = [e.path.parent for e in exercises] + [root / NOTEBOOKS]
     for e in exercises:
         taken.add(e.path.resolve())
+        taken.add(
+            committed.path(e).resolve()
+        )  # the teacher's examples: the release records its own
         if e.plugin is not None:
             taken.add((e.plugin / plugins.TEACHER).resolve())
     every = {p.name for p in (root / "exercises").iterdir() if p.is_dir()}

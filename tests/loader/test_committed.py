@@ -1,0 +1,176 @@
+"""The course's committed examples (exercises/<id>/examples.drawn): current, read in place of
+drawing with the same verdicts, and never trusted beyond what they were written for."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pickle
+import shutil
+import zlib
+
+import pytest
+from conftest import COURSE, EXERCISES, ROOT, SOLUTIONS, mutant_folders, verdicts_of
+
+from grader.authoring import draw
+from grader.checks import KINDS
+from grader.grading import examples
+from grader.grading.grade import grade
+from grader.loader import committed, reftrial, specfile
+from grader.loader import config as config_mod
+from grader.specs import strategies
+
+CONFIG = config_mod.load(ROOT / "config.yaml")
+"""The course's own config: its public seed and example count are what the files hold."""
+
+
+@pytest.fixture
+def reading(store, monkeypatch):
+    """Committed examples read (a batch test in this process may have turned them off), an
+    empty store; counts the checks really drawn."""
+    monkeypatch.setattr(committed, "_off", False)
+    drawn = []
+    real = examples.draw
+
+    def counted(exercise, check, *args):
+        drawn.append((exercise.id, check.id))
+        return real(exercise, check, *args)
+
+    monkeypatch.setattr(examples, "draw", counted)
+    return drawn
+
+
+@pytest.mark.spread
+@pytest.mark.parametrize("exercise_id", COURSE)
+def test_the_committed_examples_are_what_the_grader_draws_now(
+    exercise_id, exercises, sandbox, store, monkeypatch
+):
+    """Drawn again with hypothesis and computed again on the answer key: the same examples,
+    the same references (within a rounding error), every check, stamped for this spec. A spec,
+    a strategy or a kind changed without `python -m grader draw` fails here."""
+    monkeypatch.setattr(committed, "_off", False)
+    exercise = exercises[exercise_id]
+    fix = f"run `python -m grader draw {exercise_id}` and commit exercises/{exercise_id}/"
+    assert committed.vouched(exercise), f"{committed.FILE} is not stamped for this spec: {fix}"
+    held = committed.read(committed.path(exercise), committed.allowed())
+    now = draw.fresh(exercise=exercise, solutions=SOLUTIONS, config=CONFIG, sandbox=sandbox)
+    assert held.keys() == now.keys(), f"checks missing or left over: {fix}"
+    assert committed.alike(held, now), f"examples or references differ: {fix}"
+    assert all(len(e["inputs"]) > 0 for e in now.values())
+
+
+def test_a_cold_check_reads_them_and_grades_as_hypothesis_alone(
+    exercises, sandbox, reading, monkeypatch, tmp_path
+):
+    """The key and two mutants of an exercise: the same verdicts and counterexamples from the
+    committed examples as from examples drawn now, without drawing one."""
+    exercise = exercises["manual_gradient"]
+    subs = {"key": (SOLUTIONS, None), **mutant_folders(tmp_path, [exercise.id])}
+
+    def run():
+        return {
+            name: verdicts_of(
+                grade(submission_dir=path, exercises=[exercise], config=CONFIG, sandbox=sandbox)
+            )
+            for name, (path, _) in subs.items()
+        }
+
+    from_file = run()
+    assert reading == []  # not one check drawn
+    examples.forget()
+    monkeypatch.setattr(committed, "_off", True)
+    monkeypatch.setenv("GRADER_CACHE", str(tmp_path / "another-cache"))
+    drawn_now = run()
+    assert reading  # drawn here (and by the forked drawer, grader.grading.examples.Drawer)
+    assert from_file == drawn_now
+    statuses = [e["status"] for r in from_file.values() for e in r["exercises"]]
+    assert statuses == ["passed", "failed", "failed"]
+
+
+def test_a_vouched_spec_skips_the_reference_trial_and_an_edited_one_does_not(
+    tmp_path, monkeypatch
+):
+    tried = []
+    monkeypatch.setattr(reftrial, "try_references", lambda e, d: tried.append(e.id))
+    monkeypatch.setenv("GRADER_CACHE", str(tmp_path / "cache"))
+    folder = tmp_path / "exercises" / "manual_gradient"
+    shutil.copytree(EXERCISES / "manual_gradient", folder)
+    specfile.load(folder / "exercise.yaml")
+    assert tried == []
+    spec = folder / "exercise.yaml"
+    spec.write_text(spec.read_text() + "\n# edited\n")
+    edited = specfile.load(spec)
+    assert tried == ["manual_gradient"] and not committed.vouched(edited)
+
+
+def test_an_entry_is_found_only_for_its_spec_versions_seed_and_count(exercises, monkeypatch):
+    monkeypatch.setattr(committed, "_off", False)
+    ex = exercises["custom_sigmoid"]
+    check = next(c for c in ex.checks if not KINDS[c.kind].static)
+    count, seed = check.examples or CONFIG.examples, strategies.seed_for(CONFIG.seed, ex, check)
+    assert committed.has(ex, check, count, seed) and committed.entry(ex, check, count, seed)
+    edited = dataclasses.replace(ex, spec_hash="0" * 16)
+    narrowed = dataclasses.replace(check, dtypes=check.dtypes[:1])
+    for e, c, n, s in [
+        (edited, check, count, seed),
+        (ex, narrowed, count, seed),
+        (ex, check, count + 1, seed),
+        (ex, check, count, seed + 1),
+    ]:
+        assert not committed.has(e, c, n, s) and committed.entry(e, c, n, s) is None
+    assert not committed.vouched(edited)
+    monkeypatch.setattr(committed, "versions", lambda: "another torch or hypothesis")
+    assert not committed.has(ex, check, count, seed) and not committed.vouched(ex)
+
+
+def _course_copy(tmp_path, exercise_id="custom_sigmoid"):
+    folder = tmp_path / "exercises" / exercise_id
+    shutil.copytree(EXERCISES / exercise_id, folder)
+    return specfile.load(folder / "exercise.yaml"), folder / committed.FILE
+
+
+class Hostile:
+    def __reduce__(self):
+        return (os.system, ("echo ran code from a file of examples > /dev/null",))
+
+
+@pytest.mark.parametrize("what", ["code", "bomb", "link", "garbage"])
+def test_a_file_that_is_not_plain_examples_is_never_read(
+    tmp_path, reading, sandbox, monkeypatch, what
+):
+    """A class outside the allowed data, a zlib bomb, a link, garbage: the checks are drawn
+    (and graded) as without the file, and nothing in it runs."""
+    exercise, path = _course_copy(tmp_path)
+    head = path.read_bytes().split(b"\n", 1)[0] + b"\n"
+    path.unlink()
+    if what == "code":
+        path.write_bytes(head + zlib.compress(pickle.dumps({k: Hostile() for k in ["x"]})))
+    elif what == "bomb":
+        path.write_bytes(head + zlib.compress(b"\0" * (committed.MAX_BYTES + 10)))
+    elif what == "link":
+        os.symlink(EXERCISES / "custom_sigmoid" / committed.FILE, path)
+    else:
+        path.write_bytes(head + b"not zlib at all")
+    ran = []
+    monkeypatch.setattr(os, "system", lambda *a: ran.append(a))
+    check = next(c for c in exercise.checks if not KINDS[c.kind].static)
+    count, seed = (
+        check.examples or CONFIG.examples,
+        strategies.seed_for(CONFIG.seed, exercise, check),
+    )
+    assert committed.entry(exercise, check, count, seed) is None
+    got = examples.examples(exercise, check, KINDS[check.kind], count, seed)
+    assert reading == [(exercise.id, check.id)] and len(got.inputs) > 0 and ran == []
+
+
+def test_batch_never_reads_them(exercises, monkeypatch):
+    monkeypatch.setattr(committed, "_off", False)
+    monkeypatch.setattr(examples, "_disk", True)
+    ex = exercises["custom_sigmoid"]
+    check = next(c for c in ex.checks if not KINDS[c.kind].static)
+    count, seed = check.examples or CONFIG.examples, strategies.seed_for(CONFIG.seed, ex, check)
+    assert committed.entry(ex, check, count, seed) is not None
+    examples.memory_only()
+    assert committed.entry(ex, check, count, seed) is None and not committed.has(
+        ex, check, count, seed
+    )
