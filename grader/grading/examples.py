@@ -15,9 +15,11 @@ check named by a hash of the grader's sources and versions (speccache), the spec
 check, what it draws from, the seed and the example count: never trusted across versions, safe
 to delete, sealed with the cache's key (speccache.secret: a file of another key or none is
 drawn again) and read back by an unpickler that builds only tensors and a few data classes of
-the grader's (grader.common.safepickle: data, never code). `batch` does not read the disk:
-grades depend on nothing a worker process could have written. GRADER_REPLAY=off grades without replay
-(each check in hypothesis alone, as before).
+the grader's (grader.common.safepickle: data, never code). Where neither holds a check's
+examples, the course's own may (exercises/<id>/examples.drawn, grader.loader.committed: written
+by `python -m grader draw` for the public seed), before they are drawn. `batch` reads neither:
+grades depend on nothing a worker process could have written. GRADER_REPLAY=off grades without
+replay (each check in hypothesis alone, as before).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ grader, torch, hypothesis, numpy and Python, the spec's bytes, the exercise's pl
 what it draws from, the seed and the count. A spec edited, a seed or a version changed: the
 entry is not found and the examples are drawn as before. The grader's own sources are not in
 the name (the user's cache has them, grader.loader.speccache.code_digest): the files would
-change with every commit. Instead tests/grading/test_committed.py draws the course again and
+change with every commit. Instead tests/loader/test_committed.py draws the course again and
 requires the same examples and references, and `validate` says which files lack an entry.
 
 Trust: the file is part of the course, as its spec is (a teacher's repository; the release
