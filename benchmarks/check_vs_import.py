@@ -9,7 +9,8 @@ Prints, each as a median and a ratio to the import floor (issue 15's targets in 
 - warm, --fresh: the same with every exercise graded again (examples and references replayed
   from the cache, grader/examples.py)                                         [no target]
 - cold: the same in a fresh copy of the tracked files (no __pycache__, no .hypothesis) with an
-  empty GRADER_CACHE (grader/speccache.py), once per repeat                  [<= 3x]
+  empty GRADER_CACHE (grader/speccache.py), once per repeat: the course's committed examples
+  (exercises/<id>/examples.drawn, grader/loader/committed.py) are all it finds    [<= 3x]
 - watch: the time from a save to one exercise's verdict in a warm process (the sandbox
   started, torch and the specs loaded, as `grader watch` keeps them), per exercise, plus
   half of watch's 0.5 s polling interval                          [median <= 1 s, worst <= 2 s]
@@ -50,8 +51,13 @@ def timed(cmd: list[str], cwd: Path = ROOT, env: dict | None = None) -> float:
     return elapsed
 
 
-def fresh_copy(into: Path) -> Path:
-    """The tracked files only, as a fresh clone has them (no caches, no compiled files)."""
+def fresh_copy(into: Path, tree: Path = ROOT) -> Path:
+    """The tracked files only, as a fresh clone has them (no caches, no compiled files); of a
+    tree that is no git checkout (`git archive` of an older commit), every file but those."""
+    if not (tree / ".git").exists():
+        ignore = shutil.ignore_patterns("__pycache__", ".hypothesis", ".pytest_cache")
+        shutil.copytree(tree, into, ignore=ignore)
+        return into
     names = (
         subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True)
         .stdout.decode()
@@ -183,7 +189,7 @@ def main() -> None:
     fresh = check[:4] + ["--fresh"] + check[4:]
     base_times, warm_times, fresh_times, cold_times, before_times = [], [], [], [], []
     release_times, portable_times = [], []
-    before_fresh, before_release = [], []
+    before_fresh, before_release, before_cold = [], [], []
     one_fresh, one_release = [], []
     one = dict(os.environ, GRADER_AT_ONCE="1")
     timed(check)  # the first in-place run fills the caches: "warm" means repeated
@@ -208,6 +214,11 @@ def main() -> None:
                 copy = fresh_copy(Path(tmp) / "clone")  # and an empty cache of its own
                 env = dict(os.environ, GRADER_CACHE=str(Path(tmp) / "cache"))
                 cold_times.append(timed(check, cwd=copy, env=env))
+            if args.before:
+                with tempfile.TemporaryDirectory(prefix="grader-cold-") as tmp:
+                    copy = fresh_copy(Path(tmp) / "clone", args.before.resolve())
+                    env = dict(os.environ, GRADER_CACHE=str(Path(tmp) / "cache"))
+                    before_cold.append(timed(check, cwd=copy, env=env))
         if args.portable:
             env = dict(os.environ, GRADER_SANDBOX="portable")
             portable_times.append(timed(fresh, env=env))
@@ -234,6 +245,8 @@ def main() -> None:
         print(line("  before: check --fresh", before_fresh, floor, None))
     if cold_times:
         print(line("check solutions, cold", cold_times, floor, 3))
+    if before_cold:
+        print(line("  before: check, cold", before_cold, floor, None))
     if release_times:
         print(line("released course, cold", release_times, floor, 3))
     if one_release:

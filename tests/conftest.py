@@ -277,3 +277,28 @@ def verdicts_of(result) -> dict:
 
 def by_id(result):
     return {e.id: e for e in result.exercises}
+
+
+def _drawn_with() -> str | None:
+    from grader.loader import committed, specfile
+
+    return committed.stamped_versions(
+        specfile.load(EXERCISES / "custom_sigmoid" / "exercise.yaml")
+    )
+
+
+def _drawn_here() -> pytest.MarkDecorator:
+    from grader.loader import committed
+
+    stamped, here = _drawn_with(), committed.versions()
+    return pytest.mark.skipif(
+        stamped != here,
+        reason=f"the course's committed examples were drawn with {stamped} (grader/torch/"
+        f"hypothesis/numpy/Python), this environment has {here}: they are not read here "
+        "(requirements.txt pins theirs)",
+    )
+
+
+drawn_here = _drawn_here()
+"""Marks a test that needs the course's committed examples (exercises/<id>/examples.drawn) to
+be read in this environment: another hypothesis or numpy draws its own."""

@@ -125,6 +125,11 @@ def has(exercise: Exercise, check: Check, examples: int, seed: int) -> bool:
     return key(exercise, check, examples, seed) in _head(str(path(exercise))).get("keys", ())
 
 
+def stamped_versions(exercise: Exercise) -> str | None:
+    """The versions the exercise's file was written with (None: no readable file)."""
+    return _head(str(path(exercise))).get("versions")
+
+
 def vouched(exercise: Exercise) -> bool:
     """Whether `draw` wrote the exercise's file for this very spec and plugin with these
     versions: it graded the answer key with full marks on every check's examples, so every

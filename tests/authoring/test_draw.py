@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 import torch
-from conftest import EXERCISES, ROOT, SOLUTIONS
+from conftest import EXERCISES, ROOT, SOLUTIONS, drawn_here
 
 from grader.authoring import draw
 from grader.cli.main import main
@@ -23,6 +23,7 @@ def _course_copy(tmp_path, exercise_id="custom_sigmoid"):
     return specfile.load(folder / "exercise.yaml"), folder / committed.FILE
 
 
+@drawn_here
 def test_draw_writes_once_and_rewrites_only_what_changed(tmp_path, sandbox, store, monkeypatch):
     monkeypatch.setattr(committed, "_off", False)
     exercise, path = _course_copy(tmp_path)

@@ -10,7 +10,7 @@ import shutil
 import zlib
 
 import pytest
-from conftest import COURSE, EXERCISES, ROOT, SOLUTIONS, mutant_folders, verdicts_of
+from conftest import COURSE, EXERCISES, ROOT, SOLUTIONS, drawn_here, mutant_folders, verdicts_of
 
 from grader.authoring import draw
 from grader.checks import KINDS
@@ -40,6 +40,7 @@ def reading(store, monkeypatch):
     return drawn
 
 
+@drawn_here
 @pytest.mark.spread
 @pytest.mark.parametrize("exercise_id", COURSE)
 def test_the_committed_examples_are_what_the_grader_draws_now(
@@ -59,6 +60,7 @@ def test_the_committed_examples_are_what_the_grader_draws_now(
     assert all(len(e["inputs"]) > 0 for e in now.values())
 
 
+@drawn_here
 def test_a_cold_check_reads_them_and_grades_as_hypothesis_alone(
     exercises, sandbox, reading, monkeypatch, tmp_path
 ):
@@ -87,6 +89,7 @@ def test_a_cold_check_reads_them_and_grades_as_hypothesis_alone(
     assert statuses == ["passed", "failed", "failed"]
 
 
+@drawn_here
 def test_a_vouched_spec_skips_the_reference_trial_and_an_edited_one_does_not(
     tmp_path, monkeypatch
 ):
@@ -103,6 +106,7 @@ def test_a_vouched_spec_skips_the_reference_trial_and_an_edited_one_does_not(
     assert tried == ["manual_gradient"] and not committed.vouched(edited)
 
 
+@drawn_here
 def test_an_entry_is_found_only_for_its_spec_versions_seed_and_count(exercises, monkeypatch):
     monkeypatch.setattr(committed, "_off", False)
     ex = exercises["custom_sigmoid"]
@@ -163,6 +167,7 @@ def test_a_file_that_is_not_plain_examples_is_never_read(
     assert reading == [(exercise.id, check.id)] and len(got.inputs) > 0 and ran == []
 
 
+@drawn_here
 def test_batch_never_reads_them(exercises, monkeypatch):
     monkeypatch.setattr(committed, "_off", False)
     monkeypatch.setattr(examples, "_disk", True)
