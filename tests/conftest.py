@@ -240,6 +240,22 @@ def store(tmp_path, monkeypatch):
 
 
 @pytest.fixture
+def draws(monkeypatch):
+    """Counts the checks whose examples were really drawn (grader.grading.examples.draw)."""
+    from grader.grading import examples
+
+    drawn = []
+    real = examples.draw
+
+    def counted(exercise, check, *args):
+        drawn.append((exercise.id, check.id))
+        return real(exercise, check, *args)
+
+    monkeypatch.setattr(examples, "draw", counted)
+    return drawn
+
+
+@pytest.fixture
 def hypothesis_runs(monkeypatch):
     """Counts the grader's runs of hypothesis on a check (its last decorator, the seed's, is
     wrapped: the others stay on hypothesis's own test)."""

@@ -48,7 +48,7 @@ spec's and plugin's hashes) and its entries' keys; the rest is the entries, a zl
 safepickle, read only when a check's examples are wanted."""
 HEADER_BYTES = 64 * 1024
 MAX_BYTES = safepickle.MAX_FILE
-"""The most a file may hold, compressed or not (the course's largest holds about 1 MB)."""
+"""The most a file may hold, packed or unpacked (the course's largest: 0.25 MB packed)."""
 
 _off = False
 
@@ -58,7 +58,8 @@ def path(exercise: Exercise) -> Path:
 
 
 def turned_off(off: bool = True) -> None:
-    """Read no committed examples in this process (`draw`, which makes them)."""
+    """Read no committed examples in this process (`draw`, which makes them; `batch`, which
+    grades with the grading seed)."""
     global _off
     _off = off
 
@@ -67,7 +68,6 @@ def turned_off(off: bool = True) -> None:
 def versions() -> str:
     import hypothesis
     import numpy
-    import torch
 
     from grader import __version__
 

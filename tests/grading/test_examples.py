@@ -17,20 +17,6 @@ from grader.loader import committed, speccache
 from grader.specs import strategies
 
 
-@pytest.fixture
-def draws(monkeypatch):
-    """Counts the checks whose examples were really drawn."""
-    drawn = []
-    real = examples.draw
-
-    def counted(exercise, check, *args):
-        drawn.append((exercise.id, check.id))
-        return real(exercise, check, *args)
-
-    monkeypatch.setattr(examples, "draw", counted)
-    return drawn
-
-
 @pytest.mark.spread
 @pytest.mark.parametrize("exercise_id", COURSE)
 def test_same_seed_same_verdicts_with_and_without_replay(
