@@ -19,6 +19,7 @@ Prints, each as a median and a ratio to the import floor (issue 15's targets in 
   judges with the recorded examples (grader/grading/recorded.py), drawing none   [<= 3x]
 - --portable: `check --fresh` with portable workers (Windows' mode, GRADER_SANDBOX=portable)
   against fork mode's                                                   [<= 2x fork mode's]
+  and, unless --no-cold, the cold check with portable workers against fork mode's cold one
 - --one-at-a-time: `check --fresh` and the released course's first check also with
   GRADER_AT_ONCE=1 (one exercise at a time, as before grader.common.turns), alternately
 
@@ -188,7 +189,7 @@ def main() -> None:
     check = [sys.executable, "-m", "grader", "check", *args.ids, "--submission", "solutions"]
     fresh = check[:4] + ["--fresh"] + check[4:]
     base_times, warm_times, fresh_times, cold_times, before_times = [], [], [], [], []
-    release_times, portable_times = [], []
+    release_times, portable_times, portable_cold = [], [], []
     before_fresh, before_release, before_cold = [], [], []
     one_fresh, one_release = [], []
     one = dict(os.environ, GRADER_AT_ONCE="1")
@@ -214,6 +215,10 @@ def main() -> None:
                 copy = fresh_copy(Path(tmp) / "clone")  # and an empty cache of its own
                 env = dict(os.environ, GRADER_CACHE=str(Path(tmp) / "cache"))
                 cold_times.append(timed(check, cwd=copy, env=env))
+                if args.portable:  # the same fresh clone, its cache emptied again
+                    shutil.rmtree(Path(tmp) / "cache", ignore_errors=True)
+                    env = dict(env, GRADER_SANDBOX="portable")
+                    portable_cold.append(timed(check, cwd=copy, env=env))
             if args.before:
                 with tempfile.TemporaryDirectory(prefix="grader-cold-") as tmp:
                     copy = fresh_copy(Path(tmp) / "clone", args.before.resolve())
@@ -260,6 +265,13 @@ def main() -> None:
             f"{portable / fork:4.1f}x fork mode's  target <= 2x  "
             f"{'MET' if portable <= 2 * fork else 'not met'}  "
             f"({', '.join(f'{t:.2f}' for t in portable_times)})"
+        )
+    if portable_cold:
+        fork, portable = statistics.median(cold_times), statistics.median(portable_cold)
+        print(
+            f"{'check, cold, portable':<26}: median {portable:6.2f} s  "
+            f"{portable / fork:4.1f}x fork mode's cold  "
+            f"({', '.join(f'{t:.2f}' for t in portable_cold)})"
         )
     if not args.no_watch:
         times = watch_times(args.ids)
