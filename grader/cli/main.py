@@ -536,12 +536,13 @@ def _grading_config(config, seed, console):
 def _draw(args, config, exercises, sandbox, console) -> int:
     from grader.authoring.draw import draw
 
+    chosen = _select(exercises, args.ids)
     console.print(
         f"[dim]drawing with the public seed ({config.seed}) and {config.examples} examples a "
         "check, hidden checks included, as `check` and `validate` read them[/]",
         soft_wrap=True,
     )
-    for exercise in _select(exercises, args.ids):
+    for exercise in chosen:
         if exercise.recorded is not None:
             continue
         done = draw(exercise=exercise, solutions=args.solutions, config=config, sandbox=sandbox)
