@@ -14,7 +14,7 @@ import pytest
 
 from grader.grading.grade import grade
 from grader.loader import specfile
-from grader.loader.config import Config
+from grader.loader.config import Config, load
 from grader.sandbox.client import Sandbox
 
 # The run's own temporary folder: TMPDIR of this process, of its pytest-xdist workers (they
@@ -46,6 +46,9 @@ ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = ROOT / "exercises"
 SOLUTIONS = ROOT / "solutions"
 COURSE = sorted(p.parent.name for p in EXERCISES.glob("*/exercise.yaml"))
+COURSE_CONFIG = load(ROOT / "config.yaml")
+"""The course's own config.yaml (its public seed and example count: what `check` grades with,
+and what the course's committed examples hold)."""
 """The course's exercise ids (the folders of exercises/ with a spec), for tests parametrized by
 exercise."""
 
@@ -318,3 +321,13 @@ def _drawn_here() -> pytest.MarkDecorator:
 drawn_here = _drawn_here()
 """Marks a test that needs the course's committed examples (exercises/<id>/examples.drawn) to
 be read in this environment: another hypothesis or numpy draws its own."""
+
+
+def course_copy(tmp_path, exercise_id: str = "custom_sigmoid"):
+    """A copy of one exercise's folder (spec, starter, committed examples) under
+    tmp_path/exercises: (its Exercise, the path of its committed examples)."""
+    from grader.loader import committed
+
+    folder = tmp_path / "exercises" / exercise_id
+    shutil.copytree(EXERCISES / exercise_id, folder)
+    return specfile.load(folder / "exercise.yaml"), folder / committed.FILE

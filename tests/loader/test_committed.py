@@ -10,18 +10,31 @@ import shutil
 import zlib
 
 import pytest
-from conftest import COURSE, EXERCISES, ROOT, SOLUTIONS, drawn_here, mutant_folders, verdicts_of
+from conftest import (
+    COURSE,
+    COURSE_CONFIG,
+    EXERCISES,
+    SOLUTIONS,
+    course_copy,
+    drawn_here,
+    mutant_folders,
+    verdicts_of,
+)
 
 from grader.authoring import draw
 from grader.checks import KINDS
 from grader.grading import examples
 from grader.grading.grade import grade
 from grader.loader import committed, reftrial, specfile
-from grader.loader import config as config_mod
 from grader.specs import strategies
 
-CONFIG = config_mod.load(ROOT / "config.yaml")
-"""The course's own config: its public seed and example count are what the files hold."""
+
+def _first_check(exercise):
+    """The exercise's first check that draws examples, with its example count and seed under
+    the course's config."""
+    check = next(c for c in exercise.checks if not KINDS[c.kind].static)
+    count = check.examples or COURSE_CONFIG.examples
+    return check, count, strategies.seed_for(COURSE_CONFIG.seed, exercise, check)
 
 
 @pytest.fixture
@@ -46,7 +59,7 @@ def test_the_committed_examples_are_what_the_grader_draws_now(
     fix = f"run `python -m grader draw {exercise_id}` and commit exercises/{exercise_id}/"
     assert committed.vouched(exercise), f"{committed.FILE} is not stamped for this spec: {fix}"
     held = committed.read(committed.path(exercise), committed.allowed())
-    now = draw.fresh(exercise=exercise, solutions=SOLUTIONS, config=CONFIG, sandbox=sandbox)
+    now = draw.fresh(exercise=exercise, solutions=SOLUTIONS, config=COURSE_CONFIG, sandbox=sandbox)
     assert held.keys() == now.keys(), f"checks missing or left over: {fix}"
     assert committed.alike(held, now), f"examples or references differ: {fix}"
     assert all(len(e["inputs"]) > 0 for e in now.values())
@@ -64,7 +77,12 @@ def test_a_cold_check_reads_them_and_grades_as_hypothesis_alone(
     def run():
         return {
             name: verdicts_of(
-                grade(submission_dir=path, exercises=[exercise], config=CONFIG, sandbox=sandbox)
+                grade(
+                    submission_dir=path,
+                    exercises=[exercise],
+                    config=COURSE_CONFIG,
+                    sandbox=sandbox,
+                )
             )
             for name, (path, _) in subs.items()
         }
@@ -102,8 +120,7 @@ def test_a_vouched_spec_skips_the_reference_trial_and_an_edited_one_does_not(
 def test_an_entry_is_found_only_for_its_spec_versions_seed_and_count(exercises, monkeypatch):
     monkeypatch.setattr(committed, "_off", False)
     ex = exercises["custom_sigmoid"]
-    check = next(c for c in ex.checks if not KINDS[c.kind].static)
-    count, seed = check.examples or CONFIG.examples, strategies.seed_for(CONFIG.seed, ex, check)
+    check, count, seed = _first_check(ex)
     assert committed.has(ex, check, count, seed) and committed.entry(ex, check, count, seed)
     edited = dataclasses.replace(ex, spec_hash="0" * 16)
     narrowed = dataclasses.replace(check, dtypes=check.dtypes[:1])
@@ -119,12 +136,6 @@ def test_an_entry_is_found_only_for_its_spec_versions_seed_and_count(exercises, 
     assert not committed.has(ex, check, count, seed) and not committed.vouched(ex)
 
 
-def _course_copy(tmp_path, exercise_id="custom_sigmoid"):
-    folder = tmp_path / "exercises" / exercise_id
-    shutil.copytree(EXERCISES / exercise_id, folder)
-    return specfile.load(folder / "exercise.yaml"), folder / committed.FILE
-
-
 class Hostile:
     def __reduce__(self):
         return (os.system, ("echo ran code from a file of examples > /dev/null",))
@@ -136,7 +147,7 @@ def test_a_file_that_is_not_plain_examples_is_never_read(
 ):
     """A class outside the allowed data, a zlib bomb, a link, garbage: the checks are drawn
     (and graded) as without the file, and nothing in it runs."""
-    exercise, path = _course_copy(tmp_path)
+    exercise, path = course_copy(tmp_path)
     head = path.read_bytes().split(b"\n", 1)[0] + b"\n"
     path.unlink()
     if what == "code":
@@ -149,11 +160,7 @@ def test_a_file_that_is_not_plain_examples_is_never_read(
         path.write_bytes(head + b"not zlib at all")
     ran = []
     monkeypatch.setattr(os, "system", lambda *a: ran.append(a))
-    check = next(c for c in exercise.checks if not KINDS[c.kind].static)
-    count, seed = (
-        check.examples or CONFIG.examples,
-        strategies.seed_for(CONFIG.seed, exercise, check),
-    )
+    check, count, seed = _first_check(exercise)
     assert committed.entry(exercise, check, count, seed) is None
     got = examples.examples(exercise, check, KINDS[check.kind], count, seed)
     assert reading == [(exercise.id, check.id)] and len(got.inputs) > 0 and ran == []
@@ -164,8 +171,7 @@ def test_batch_never_reads_them(exercises, monkeypatch):
     monkeypatch.setattr(committed, "_off", False)
     monkeypatch.setattr(examples, "_disk", True)
     ex = exercises["custom_sigmoid"]
-    check = next(c for c in ex.checks if not KINDS[c.kind].static)
-    count, seed = check.examples or CONFIG.examples, strategies.seed_for(CONFIG.seed, ex, check)
+    check, count, seed = _first_check(ex)
     assert committed.entry(ex, check, count, seed) is not None
     examples.memory_only()
     assert committed.entry(ex, check, count, seed) is None and not committed.has(
