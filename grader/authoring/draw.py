@@ -12,13 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.authoring.validate import grade_file
-from grader.checks import KINDS
 from grader.common.errors import GraderError
 from grader.grading import examples
+from grader.grading.grade import to_draw
 from grader.loader import committed
 from grader.loader.config import Config
 from grader.sandbox.client import Sandbox
-from grader.specs import strategies
 from grader.specs.model import Exercise
 
 
@@ -32,16 +31,12 @@ class Written:
 
 
 def entries(exercise: Exercise, config: Config) -> dict[str, tuple]:
-    """{committed key: (check, kind, count, seed)} of each check whose examples are drawn."""
-    out = {}
-    for check in exercise.checks:
-        kind = KINDS[check.kind]
-        if kind.static:
-            continue
-        count = check.examples or config.examples
-        seed = strategies.seed_for(config.seed, exercise, check)
-        out[committed.key(exercise, check, count, seed)] = (check, kind, count, seed)
-    return out
+    """{committed key: (check, kind, count, seed)} of each check whose examples are drawn,
+    hidden ones included (grade.to_draw: its example count and seed as grading takes them)."""
+    return {
+        committed.key(exercise, check, count, seed): (check, kind, count, seed)
+        for _, check, kind, count, seed in to_draw([exercise], config, include_hidden=True)
+    }
 
 
 def missing(exercise: Exercise, config: Config) -> list[str]:

@@ -116,16 +116,24 @@ def save(path: Path, value, *, key: bytes | None) -> bool:
     return True
 
 
+def open_regular(path: Path):
+    """path opened for reading in binary, never through a link (where the platform can tell)
+    and only when it is a regular file; raises ValueError otherwise, OSError when it cannot."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
+    f = os.fdopen(fd, "rb")
+    if not S_ISREG(os.fstat(f.fileno()).st_mode):
+        f.close()
+        raise ValueError(f"{path} is not a regular file")
+    return f
+
+
 def load(path: Path, allowed: set, *, key: bytes | None):
     """The value save(path, ..., key=key) wrote. Raises ValueError for a file that is not
     sealed with key under this name (written by anything else, or renamed), too large, a link
     or not a regular file; OSError when it cannot be read; and what loads raises."""
     if not key:
         raise ValueError("no key to check cache files with")
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
-    with os.fdopen(fd, "rb") as f:
-        if not S_ISREG(os.fstat(f.fileno()).st_mode):
-            raise ValueError(f"{path} is not a regular file")
+    with open_regular(path) as f:
         data = f.read(MAX_FILE + 1)
     if len(data) > MAX_FILE:
         raise ValueError(f"{path} is larger than a cache file may be")

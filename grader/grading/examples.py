@@ -146,13 +146,10 @@ def key(exercise: Exercise, check: Check, examples: int, seed: int) -> str:
     """The examples' name: the grader and its versions, the spec's bytes, and what the check
     draws from (an exercise changed in memory, say with one check's dtypes narrowed, is
     another key even with the same bytes on disk)."""
-    drawn_from = repr(
-        (check.kind, check.args, check.dtypes, check.options, check.expect, exercise.dims)
-    )
     text = (
         f"{FORMAT}/{speccache.code_digest()}/{exercise.id}/{exercise.spec_hash}/"
         f"{exercise.plugin_digest}/"
-        f"{check.id}/{drawn_from}/{examples}/{seed}"
+        f"{check.id}/{committed.drawn_from(exercise, check)}/{examples}/{seed}"
     )
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 

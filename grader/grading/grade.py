@@ -109,7 +109,7 @@ def grade(
     if todo:
         sandbox.warm(len(todo))
         if examples.enabled():
-            draws = _to_draw(todo, config, include_hidden)
+            draws = to_draw(todo, config, include_hidden)
             drawer = examples.Drawer.start(draws)  # a cold run: a second process draws too
             _draw_while(sandbox.starting, draws)  # the template imports torch: free time
         _read_while(sandbox.starting, todo)
@@ -154,7 +154,7 @@ def _with_kept(kept, keys, graded: Iterator, store, on_exercise) -> list[Exercis
     return results
 
 
-def _to_draw(exercises: list[Exercise], config: Config, include_hidden: bool) -> list:
+def to_draw(exercises: list[Exercise], config: Config, include_hidden: bool) -> list:
     """(exercise, check, kind, count, seed) of each check to grade, in grading order."""
     return [
         (

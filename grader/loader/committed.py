@@ -32,7 +32,6 @@ import os
 import platform
 import zlib
 from pathlib import Path
-from stat import S_ISREG
 
 import torch
 
@@ -76,13 +75,16 @@ def versions() -> str:
     return f"{__version__}/{torch_version}/{hypothesis.__version__}/{numpy.__version__}/{python}"
 
 
+def drawn_from(exercise: Exercise, check: Check) -> str:
+    """What a check's examples are drawn from, as text for a name (an exercise changed in
+    memory, say with one check's dtypes narrowed, draws from something else)."""
+    return repr((check.kind, check.args, check.dtypes, check.options, check.expect, exercise.dims))
+
+
 def key(exercise: Exercise, check: Check, examples: int, seed: int) -> str:
-    drawn_from = repr(
-        (check.kind, check.args, check.dtypes, check.options, check.expect, exercise.dims)
-    )
     text = (
         f"committed/{FORMAT}/{versions()}/{exercise.id}/{exercise.spec_hash}/"
-        f"{exercise.plugin_digest}/{check.id}/{drawn_from}/{examples}/{seed}"
+        f"{exercise.plugin_digest}/{check.id}/{drawn_from(exercise, check)}/{examples}/{seed}"
     )
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
@@ -143,7 +145,7 @@ def vouched(exercise: Exercise) -> bool:
 @functools.lru_cache(maxsize=32)
 def _head(where: str) -> dict:
     try:
-        with _open(Path(where)) as f:
+        with safepickle.open_regular(Path(where)) as f:
             return _header(f)
     except Exception:  # absent, unreadable: no entries
         return {}
@@ -156,15 +158,6 @@ def _stamp(exercise: Exercise) -> dict:
         "spec_hash": exercise.spec_hash,
         "plugin_digest": exercise.plugin_digest,
     }
-
-
-def _open(where: Path):
-    fd = os.open(where, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
-    f = os.fdopen(fd, "rb")
-    if not S_ISREG(os.fstat(f.fileno()).st_mode):
-        f.close()
-        raise ValueError(f"{where} is not a regular file")
-    return f
 
 
 def _header(f) -> dict:
@@ -181,7 +174,7 @@ def read(where: Path, allowed: set) -> dict:
     """The file's entries ({key: {"inputs", "memo"}}). Raises OSError (absent, unreadable),
     ValueError (a link, not a regular file, too large, another format) and what
     safepickle.loads raises."""
-    with _open(where) as f:
+    with safepickle.open_regular(where) as f:
         if _header(f).get("format") != FORMAT:
             raise ValueError(f"{where} is of another format")
         packed = f.read(MAX_BYTES + 1)

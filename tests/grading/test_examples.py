@@ -237,9 +237,9 @@ def test_copied_is_a_deepcopy(value):
 
 def test_a_drawer_process_draws_from_the_last_check_back(store, exercises, fast_config):
     """A cold run's second process: it draws backwards and stops at what is on disk."""
-    from grader.grading.grade import _to_draw
+    from grader.grading.grade import to_draw
 
-    todo = _to_draw(
+    todo = to_draw(
         [exercises[i] for i in ("manual_gradient", "custom_sigmoid")], fast_config, False
     )
     assert len(todo) >= examples.Drawer.MIN_CHECKS

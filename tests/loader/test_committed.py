@@ -24,17 +24,15 @@ from conftest import (
 from grader.authoring import draw
 from grader.checks import KINDS
 from grader.grading import examples
-from grader.grading.grade import grade
+from grader.grading.grade import grade, to_draw
 from grader.loader import committed, reftrial, specfile
-from grader.specs import strategies
 
 
 def _first_check(exercise):
     """The exercise's first check that draws examples, with its example count and seed under
     the course's config."""
-    check = next(c for c in exercise.checks if not KINDS[c.kind].static)
-    count = check.examples or COURSE_CONFIG.examples
-    return check, count, strategies.seed_for(COURSE_CONFIG.seed, exercise, check)
+    _, check, _, count, seed = to_draw([exercise], COURSE_CONFIG, include_hidden=False)[0]
+    return check, count, seed
 
 
 @pytest.fixture
