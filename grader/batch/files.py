@@ -153,6 +153,9 @@ def _exercise(d: dict) -> ExerciseResult:
         traceback=list(d["traceback"]),
         file=d["file"],
         hidden_checks=int(d["hidden_checks"]),
+        ignored=[
+            (str(i["file"]), str(i["why"])) for i in d.get("ignored") or () if isinstance(i, dict)
+        ],
     )
 
 

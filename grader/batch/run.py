@@ -12,7 +12,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 import time
 from dataclasses import dataclass, field, replace
@@ -34,8 +33,8 @@ from grader.report.classview import lms, page
 from grader.report.classview import similarity as alike
 from grader.report.statuswords import late_words
 from grader.specs.model import Exercise
+from grader.submissions import answer, notebook
 from grader.submissions import files as submission_mod
-from grader.submissions import notebook
 
 NAME_CHARS = 300
 """A submission's id keeps its folder's whole name (at most 255 bytes on any file system)."""
@@ -121,11 +120,19 @@ def take_shard(tasks: list[Task], shard: tuple[int, int] | None) -> list[Task]:
 
 
 def fingerprints(task: Task, exercises: list[Exercise]) -> dict[str, str | None]:
-    """A short hash of each exercise file graded, so a regrade can tell a changed file apart."""
-    out = {}
+    """A short hash of each exercise's answer (grader.submissions.answer), so a regrade can tell
+    a changed file apart; an exercise whose files are all starters as released has its
+    starter's hash (the manifest then calls it untouched), one with none has None."""
+    out: dict[str, str | None] = {}
+    hashed = starters(exercises)
     for e in exercises:
-        found = notebook.locate(task.path, e.file)  # <id>.py or <id>.ipynb
-        out[e.id] = _digest(found) if found else None
+        choice = answer.choose(task.path, e)
+        if not choice.found:
+            out[e.id] = None
+        elif choice.untouched and e.id in hashed:
+            out[e.id] = hashed[e.id]
+        else:
+            out[e.id] = _digest([choice.path] if choice.path else list(choice.clash))
     return out
 
 
@@ -300,33 +307,43 @@ def as_of(
     if task.path.is_symlink() or not deadline.is_repository(task.path):
         return task
     times = {e.id: due.of(e.id) for e in exercises}
-    try:
-        judged = {}
-        for when in {t for t in times.values() if t is not None}:
-            late = deadline.judge(task.path, when, policy)
-            if late is None:
-                return task
-            judged[when] = late
-        if not judged:
-            return task
-        # Exercises without a deadline are graded as the repository stands (its latest commit).
-        base = (
-            deadline.history(task.path)[0][0]
-            if None in times.values()
-            else judged[max(judged)].commit
-        )
-        folder = copies / str(len(lateness))
-        tree = folder / "tree"
-        deadline.export(task.path, base, tree)
-        for e in exercises:
-            when = times[e.id]
-            if when is not None and judged[when].commit != base:
-                other = folder / judged[when].commit
-                if not other.exists():
-                    deadline.export(task.path, judged[when].commit, other)
-                _take_exercise(e, other, tree)
-    except (OSError, ValueError, subprocess.SubprocessError):  # no commit, a broken repository
+    if all(t is None for t in times.values()):
         return task
+    # A fresh folder of its own: nothing another repository left is ever graded with it.
+    folder = Path(tempfile.mkdtemp(prefix="repository-", dir=copies))
+    tree = folder / "tree"
+    try:
+        with deadline.Repository(task.path) as repo:
+            judged = {}
+            for when in {t for t in times.values() if t is not None}:
+                late = deadline.judge(repo, when, policy)
+                if late is None:
+                    raise deadline.Unreadable("it has no commit")
+                judged[when] = late
+            # Exercises without a deadline are graded as the repository stands (its latest commit).
+            base = (
+                deadline.history(repo)[0][0]
+                if None in times.values()
+                else judged[max(judged)].commit
+            )
+            deadline.export(repo, base, tree)
+            for e in exercises:
+                when = times[e.id]
+                if when is not None and judged[when].commit != base:
+                    other = folder / judged[when].commit
+                    if not other.exists():
+                        deadline.export(repo, judged[when].commit, other)
+                    _take_exercise(e, other, tree)
+    except Exception as error:  # graded 0 with the reason, never from its working tree
+        why = (
+            str(error)
+            if isinstance(error, deadline.Unreadable)
+            else f"{type(error).__name__}: {error}"
+        )
+        shutil.rmtree(folder, ignore_errors=True)
+        tree.mkdir(parents=True)
+        lateness[task.id] = dict.fromkeys((e.id for e in exercises), deadline.Lateness.unread(why))
+        return Task(task.id, tree)
     lateness[task.id] = {e.id: judged[t] for e in exercises if (t := times[e.id]) is not None}
     return Task(task.id, tree)
 
@@ -401,6 +418,8 @@ def _run(
             # The id discover() chose names the result, told apart from every other's.
             late = late_record(lateness[task.id]) if lateness.get(task.id) else None
             outcome = replace(outcome, submission=task.id, late=late)
+            if late and late.get("unreadable"):
+                outcome = deadline.unread(outcome, late["unreadable"])
             results[task.id] = safetext.scrub(conceal(outcome))
             yield task
 
@@ -444,10 +463,10 @@ def corpus(tasks: list[Task], exercises: list[Exercise], root: Path) -> dict:
     for task in tasks:
         mine = sources.setdefault(task.id, {})
         for e in exercises:
-            found = notebook.locate(task.path, e.file)
-            if len(found) == 1:
+            graded = answer.choose(task.path, e)
+            if graded.path is not None and not graded.untouched:
                 try:
-                    mine[e.id] = notebook.load(found[0])[0]
+                    mine[e.id] = notebook.load(graded.path)[0]
                 except (OSError, ValueError, notebook.NotebookError):
                     continue
     starters, shared = {}, {}

@@ -1,11 +1,15 @@
-"""`grader.check("<id>")` in a notebook (Jupyter, JupyterLab, VS Code, Colab): grade the
-notebook the student is working in, through the same sandbox as the command line (a
-`python -m grader` process, never the kernel's own), and show the report inline as HTML.
+"""The grader in a notebook (Jupyter, JupyterLab, VS Code, Colab): `grader.check("<id>")`
+grades the notebook the student is working in, `grader.hint("<id>")` shows the next hint and
+`grader.course()` the course, through the same sandbox as the command line (a `python -m grader`
+process, never the kernel's own), each shown inline once, as HTML.
 
 Which cells are graded: the notebook file where the front end saves it and says where (VS Code's
 `__vsc_ipynb_file__`, Jupyter's `JPY_SESSION_NAME`, or `<id>.ipynb` in the kernel's folder);
-elsewhere (Colab keeps notebooks in Drive) the cells this kernel ran, in order (IPython's `In`),
-without the cells that call the grader. The report says which it graded.
+in Colab (its notebooks live in Drive, and the folder holds the course's clone, not the
+student's work), or where that file is still the starter as released while the kernel has run
+cells, the cells this kernel ran, in order (IPython's `In`), without the cells that call the
+grader. The report says which it graded; cells are named as the front end shows them (`[K]`,
+the input they ran as) in both cases.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import html
 import io
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -60,6 +65,9 @@ WORDS = {
         "no_cells": "No notebook to grade: save this notebook as {id}.ipynb in {here}, or run "
         "its cells first.",
         "no_id": 'Name the exercise: grader.check("{id}").',
+        "course": "The course as saved in {root} (in Colab: as cloned; grader.check grades the "
+        "cells you ran).",
+        "hint": "Hints for {id}, one more each time.",
     },
     "id": {
         "file": "Menilai {name} sebagaimana disimpan {ago} (simpan dulu dengan Ctrl+S bila "
@@ -73,15 +81,20 @@ WORDS = {
         "no_cells": "Tidak ada notebook untuk dinilai: simpan notebook ini sebagai {id}.ipynb "
         "di {here}, atau jalankan dulu sel-selnya.",
         "no_id": 'Sebutkan latihannya: grader.check("{id}").',
+        "course": "Kursus sebagaimana tersimpan di {root} (di Colab: sebagaimana di-clone; "
+        "grader.check menilai sel yang kamu jalankan).",
+        "hint": "Petunjuk untuk {id}, satu lagi setiap kali.",
     },
 }
 
 
 def check(*ids: str, lang: str | None = None, fresh: bool = False) -> Report | None:
-    """Grade the notebook being worked on (the exercises `ids`; none: the course view of the
-    notebook's folder) and return the report, which a notebook shows inline."""
+    """Grade the notebook being worked on (the exercises `ids`) and return the report, which a
+    notebook shows inline; with no id, the course (course())."""
     if os.environ.get(IN_WORKER):
         return None  # the notebook is being graded: its own grading cell does nothing
+    if not ids:
+        return course(lang=lang, fresh=fresh)
     said = lang if lang in WORDS else "id"
     words = WORDS[said]
     here = Path.cwd()
@@ -95,21 +108,50 @@ def check(*ids: str, lang: str | None = None, fresh: bool = False) -> Report | N
         if folder is None:
             return _message(graded)
         json_path = Path(tmp) / "result.json"
-        command = [sys.executable, "-m", "grader"]
-        if ids:
-            command += ["check", *ids, "--submission", str(folder), "--json", str(json_path)]
-        else:
-            command += ["--submission", str(folder)]
-        command += ["--lang", lang] if lang else []
-        command += ["--fresh"] if fresh else []
-        done = subprocess.run(
-            command, cwd=root, env=_environment(), capture_output=True, text=True, check=False
-        )
+        command = ["check", *ids, "--submission", str(folder), "--json", str(json_path)]
+        done = _run(command, root, lang, fresh)
         result = None
         if json_path.is_file():
             import json
 
             result = json.loads(json_path.read_text(encoding="utf-8"))
+    return _report(graded, done, result)
+
+
+def hint(exercise: str, *, all: bool = False, reset: bool = False, lang: str | None = None):
+    """The next hint of an exercise (`python -m grader hint`), shown inline."""
+    if os.environ.get(IN_WORKER):
+        return None
+    words = WORDS[lang if lang in WORDS else "id"]
+    root = find_root(Path.cwd())
+    if root is None:
+        return _message(words["no_course"].format(here=Path.cwd()))
+    command = ["hint", exercise] + (["--all"] if all else []) + (["--reset"] if reset else [])
+    return _report(words["hint"].format(id=exercise), _run(command, root, lang, False))
+
+
+def course(*, lang: str | None = None, fresh: bool = False):
+    """The course view (`python -m grader`) of the course the kernel works in, as saved."""
+    if os.environ.get(IN_WORKER):
+        return None
+    words = WORDS[lang if lang in WORDS else "id"]
+    root = find_root(Path.cwd())
+    if root is None:
+        return _message(words["no_course"].format(here=Path.cwd()))
+    return _report(words["course"].format(root=root), _run([], root, lang, fresh))
+
+
+def _run(command: list[str], root: Path, lang: str | None, fresh: bool):
+    """`python -m grader COMMAND` in the course folder, its output captured."""
+    command = [sys.executable, "-m", "grader", *command]
+    command += ["--lang", lang] if lang else []
+    command += ["--fresh"] if fresh and command[3:4] != ["hint"] else []
+    return subprocess.run(
+        command, cwd=root, env=_environment(), capture_output=True, text=True, check=False
+    )
+
+
+def _report(graded: str, done, result: dict | None = None) -> Report:
     output = done.stdout + (done.stderr if done.returncode not in (0, 1) else "")
     return Report(
         html=_html(graded, output),
@@ -130,7 +172,33 @@ def _shell():
 
 def _notebook_path(shell, ids, here: Path) -> Path | None:
     """The notebook file the front end saves, where it says so or it is named for the
-    exercise in the kernel's folder; None where none is found (Colab)."""
+    exercise in the kernel's folder; None in Colab, where none is found, and where the file is
+    still the starter as released while the kernel has run cells (those are the work)."""
+    path = _saved_notebook(shell, ids, here)
+    if path is None or "google.colab" in sys.modules:
+        return None
+    if _ran_cells(shell) and _is_starter(path, here, ids):
+        return None
+    return path
+
+
+def _is_starter(path: Path, here: Path, ids) -> bool:
+    """Whether the notebook's code is the starter's as released (grader.submissions.answer)."""
+    from grader.loader import specfile
+    from grader.submissions import answer
+
+    root = find_root(here) or find_root(path.parent)
+    spec = root / "exercises" / ids[0] / "exercise.yaml" if root and ids else None
+    if spec is None or not spec.is_file():
+        return False
+    try:
+        exercise = specfile.load(spec, root=root)
+    except Exception:  # a spec error is the grader's own report's to name
+        return False
+    return answer.choose(path.parent, exercise).untouched
+
+
+def _saved_notebook(shell, ids, here: Path) -> Path | None:
     names = []
     if shell is not None:
         names.append(shell.user_ns.get("__vsc_ipynb_file__"))  # VS Code
@@ -155,21 +223,19 @@ def _submission(
     if notebook is not None:
         ago = _ago(time.time() - notebook.stat().st_mtime, lang)
         graded = words["file"].format(name=notebook.name, ago=ago)
-        if not ids:  # the course view of the notebook's folder
-            return notebook.parent, graded
         folder = tmp / "submission"
         folder.mkdir()
         for exercise in ids:
             (folder / f"{exercise}.ipynb").write_bytes(notebook.read_bytes())
         return folder, graded
     cells = _ran_cells(shell)
-    if not ids:
-        return None, words["no_id"].format(id="<id>")
     if not cells:
         return None, words["no_cells"].format(id=ids[0], here=Path.cwd())
     import nbformat
 
-    doc = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    doc = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(c, execution_count=k) for k, c in cells]
+    )
     folder = tmp / "submission"
     folder.mkdir()
     for exercise in ids:
@@ -177,12 +243,21 @@ def _submission(
     return folder, words["history"].format(n=len(cells))
 
 
-def _ran_cells(shell) -> list[str]:
-    """The cells this kernel ran, in order, without those that call the grader."""
+CALLS = re.compile(r"\bgrader\.(check|hint|course)\(")
+"""A cell that calls the grader: never part of what is graded."""
+
+
+def _ran_cells(shell) -> list[tuple[int, str]]:
+    """The cells this kernel ran, in order, each with the input number it ran as, without
+    those that call the grader."""
     if shell is None:
         return []
     ran = shell.user_ns.get("In") or []
-    return [c for c in ran[1:] if isinstance(c, str) and c.strip() and "grader.check(" not in c]
+    return [
+        (k, c)
+        for k, c in enumerate(ran)
+        if k and isinstance(c, str) and c.strip() and not CALLS.search(c)
+    ]
 
 
 def _ago(seconds: float, lang: str) -> str:
@@ -213,7 +288,14 @@ def _html(graded: str, output: str) -> str:
     from rich.console import Console
     from rich.text import Text
 
-    console = Console(record=True, width=WIDTH, file=io.StringIO(), color_system="truecolor")
+    # force_jupyter=False: in a kernel rich would also display itself, showing the report twice.
+    console = Console(
+        record=True,
+        width=WIDTH,
+        file=io.StringIO(),
+        color_system="truecolor",
+        force_jupyter=False,
+    )
     console.print(Text.from_ansi(output))
     body = console.export_html(inline_styles=True, code_format="<pre>{code}</pre>")
     return f"<div><p><em>{html.escape(graded)}</em></p>{body}</div>"

@@ -34,8 +34,8 @@ from grader.sandbox.workers import SandboxError, WorkerLost
 from grader.specs import strategies
 from grader.specs.model import Check, Exercise, Text
 from grader.specs.refs import SpecBug
+from grader.submissions import answer, notebook
 from grader.submissions import files as submission
-from grader.submissions import notebook
 
 
 def _cores() -> int:
@@ -303,8 +303,8 @@ def _grade_exercise(
     started = time.monotonic()
     checks = _visible(exercise, include_hidden)
     hidden = len(exercise.checks) - len(checks) + exercise.hidden_checks
-    found = notebook.locate(submission_dir, exercise.file)  # <id>.py or <id>.ipynb
-    if not found:
+    choice = answer.choose(submission_dir, exercise)  # <id>.py or <id>.ipynb, by one rule
+    if not choice.found:
         return _whole(
             exercise,
             checks,
@@ -316,21 +316,40 @@ def _grade_exercise(
             ),
             hidden=hidden,
         )
-    if len(found) > 1:
-        names = ", ".join(safetext.name(str(p.relative_to(submission_dir))) for p in found)
+    if choice.path is None:
+        names = ", ".join(safetext.name(str(p.relative_to(submission_dir))) for p in choice.clash)
         return _whole(
             exercise,
             checks,
             "error",
             both(
-                "Ada lebih dari satu {f}: {n}. Sisakan satu saja.",
-                "More than one {f}: {n}. Keep only one.",
+                "Ada lebih dari satu jawaban {f}: {n}. Sisakan satu saja.",
+                "More than one answer for {f}: {n}. Keep only one.",
                 f=exercise.file,
                 n=names,
             ),
             hidden=hidden,
         )
-    path = found[0]
+    result = _grade_file(
+        exercise, choice.path, submission_dir, config, sandbox, checks, hidden, started
+    )
+    result.ignored = [
+        (safetext.name(str(p.relative_to(submission_dir))), why) for p, why in choice.ignored
+    ]
+    return result
+
+
+def _grade_file(
+    exercise: Exercise,
+    path: Path,
+    submission_dir: Path,
+    config: Config,
+    sandbox: Sandbox,
+    checks: list,
+    hidden: int,
+    started: float,
+) -> ExerciseResult:
+    """The exercise graded on its answer, `path` (answer.choose's)."""
     rel = safetext.name(str(path.relative_to(submission_dir)))
     try:
         source, raw = notebook.load(path)  # a .py file, or a notebook's code cells

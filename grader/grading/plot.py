@@ -24,8 +24,8 @@ from grader.outcomes.results import SubmissionResult
 from grader.sandbox.workers import SandboxError, WorkerLost
 from grader.specs import refs
 from grader.specs.model import Check, Exercise, TensorArg
+from grader.submissions import answer, notebook
 from grader.submissions import files as submission
-from grader.submissions import notebook
 
 POINTS = 401
 PLOTTABLE = ("value", "finite")
@@ -109,9 +109,10 @@ def draw_failed(
 
 
 def _draw_exercise(exercise, checks, submission_dir, config, sandbox, out, lang):
-    found = notebook.locate(submission_dir, exercise.file)
-    if len(found) != 1:
+    graded = answer.choose(submission_dir, exercise).path
+    if graded is None:
         return []
+    found = [graded]
     try:
         _, raw = notebook.load(found[0])
     except (OSError, ValueError):

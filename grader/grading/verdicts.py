@@ -34,8 +34,8 @@ from grader.common import safepickle
 from grader.loader import speccache
 from grader.outcomes.results import CheckResult, ExerciseResult
 from grader.specs.model import Exercise
+from grader.submissions import answer, notebook
 from grader.submissions import files as submission
-from grader.submissions import notebook
 
 _ALLOWED = {
     ("grader.outcomes.results", "ExerciseResult"),
@@ -49,9 +49,10 @@ KEPT_CHECK = {"passed", "failed", "skipped"}
 def key(exercise: Exercise, submission_dir: Path, config, include_hidden: bool) -> str | None:
     """The key of this exercise's verdict for the file in submission_dir (None: nothing to
     key on, such as a missing file or two candidates)."""
-    found = notebook.locate(submission_dir, exercise.file)
-    if len(found) != 1:
+    choice = answer.choose(submission_dir, exercise)
+    if choice.path is None:
         return None
+    found = [choice.path]
     try:
         data = notebook.read(found[0])  # capped: a huge file is that exercise's error
     except OSError:
@@ -76,6 +77,7 @@ def key(exercise: Exercise, submission_dir: Path, config, include_hidden: bool) 
         str(include_hidden),
         os.environ.get("GRADER_SANDBOX", ""),
         found[0].name,
+        repr([(str(p.relative_to(submission_dir)), why) for p, why in choice.ignored]),
     ):
         h.update(part.encode() + b"\0")
     h.update(data)

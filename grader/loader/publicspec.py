@@ -19,18 +19,22 @@ RECORDED = "recorded"
 REFERENCES = "references"
 """The spec's reference expressions (top level) and a scenario check's reference function."""
 REFERENCE = "reference"
+STARTER = "starter_digest"
+"""The starter's code digest as released (grader.submissions.answer): in the students' copy the
+starter's file becomes the student's own, so what "left as released" means is written here."""
 
 
-def public(text: str, recorded: str | None = None) -> tuple[str, int]:
+def public(text: str, recorded: str | None = None, starter: str | None = None) -> tuple[str, int]:
     """(the spec's text without hidden checks, how many were removed). With `recorded` (the
     name of the file of recorded examples beside it, grader.grading.recorded), also without reference
-    code: the top-level `references` and each check's `reference`, and `recorded: NAME` added."""
+    code: the top-level `references` and each check's `reference`, and `recorded: NAME` added.
+    With `starter` (the starter's code digest), `starter_digest: DIGEST` added."""
     data = yaml.safe_load(text)
     checks = data.get("checks") if isinstance(data, dict) else None
     if not isinstance(checks, list):
         return text, 0
     hidden = [i for i, c in enumerate(checks) if isinstance(c, dict) and c.get("hidden") is True]
-    if not hidden and recorded is None:
+    if not hidden and recorded is None and starter is None:
         return text, 0
     expected = dict(data)
     expected["checks"] = [c for i, c in enumerate(checks) if i not in hidden]
@@ -46,7 +50,9 @@ def public(text: str, recorded: str | None = None) -> tuple[str, int]:
             for c in expected["checks"]
         ]
         expected[RECORDED] = recorded
-    cut = _cut(text, hidden, expected.get(KEY), recorded)
+    if starter is not None:
+        expected[STARTER] = starter
+    cut = _cut(text, hidden, expected.get(KEY), recorded, starter)
     if cut is not None and _loads(cut) == expected:
         return cut, len(hidden)
     return _dump(expected), len(hidden)
@@ -69,7 +75,9 @@ def _loads(text: str):
         return None
 
 
-def _cut(text: str, hidden: list[int], count: int | None, recorded: str | None) -> str | None:
+def _cut(
+    text: str, hidden: list[int], count: int | None, recorded: str | None, starter: str | None
+) -> str | None:
     """The text with the hidden items' lines (and, with `recorded`, the reference code's)
     removed and the count set; None where the layout is not the usual block style."""
     try:
@@ -81,7 +89,7 @@ def _cut(text: str, hidden: list[int], count: int | None, recorded: str | None) 
     seq = next((v for k, v in root.value if k.value == "checks"), None)
     if not isinstance(seq, yaml.SequenceNode) or seq.flow_style:
         return None
-    if any(k.value in (KEY, RECORDED) for k, _ in root.value):
+    if any(k.value in (KEY, RECORDED, STARTER) for k, _ in root.value):
         return None  # an existing count: rewritten by _dump, which keeps the data exact
     lines = text.splitlines(keepends=True)
     spans = [(seq.value[i].start_mark.line, _last_line(seq.value[i])) for i in hidden]
@@ -109,6 +117,11 @@ def _cut(text: str, hidden: list[int], count: int | None, recorded: str | None) 
         out += (
             "# The examples this copy grades with, and what the reference gave on them "
             "(python -m grader release).\n" + f"{RECORDED}: {recorded}\n"
+        )
+    if starter is not None:
+        out += (
+            "# The starter's code as released: left so, a file is not an answer "
+            "(python -m grader release).\n" + f"{STARTER}: {starter}\n"
         )
     return out
 

@@ -282,6 +282,7 @@ TOP_KEYS = {
     "hidden_checks",
     "recorded",
     "handout",
+    "starter_digest",
 }
 
 
@@ -382,6 +383,7 @@ def load(path: Path, root: Path | None = None) -> Exercise:
         plugin_digest=common_plugins.digest(plugin) if plugin else "",
         rules=rules,
         handout=handout,
+        starter_digest=_starter_digest(node),
     )
     if recorded is None:
         from grader.loader.reftrial import try_references_once
@@ -447,6 +449,14 @@ def _handout(node: Node, path: Path, starter: str, recorded: Path | None) -> tup
             )
         out.append(name)
     return tuple(out)
+
+
+def _starter_digest(node: Node) -> str:
+    """`starter_digest:` of a release's spec (grader.release.build writes it), checked."""
+    value = node.get_typed("starter_digest", str, "")
+    if value and not re.fullmatch(r"[0-9a-f]{32}", value):
+        raise node.error("starter_digest", f"expected 32 hex digits, got {value!r}")
+    return value
 
 
 def _count(node: Node, key: str) -> int:

@@ -57,6 +57,10 @@ class ExerciseResult:
     seconds: float = 0.0
     hidden_checks: int = 0
     """Checks that only run in batch mode (not included in this result)."""
+    ignored: list[tuple[str, str]] = field(default_factory=list)
+    """The other files named for the exercise, not graded, each with why
+    (grader.submissions.answer: "starter", as released; "both", a notebook changed beside a
+    changed .py, which is graded)."""
 
     @property
     def score(self) -> float:

@@ -7,10 +7,11 @@ without its hidden checks and without reference code (grader/loader/publicspec.p
 recorded examples the students' grader judges with instead (grader/grading/recorded.py, drawn
 with the config's public seed) and, for an exercise with a plugin, the plugin's code but its
 teacher.py (the code that computes answers). Besides them: the grader package (its modules and
-templates), the students' guide (docs/students.md), config.yaml without the teacher's gradebook
-and grading seed, requirements.txt without the test runner, pyproject.toml, a bilingual README,
-a .gitignore and a GitHub Actions workflow that grades the visible checks on every push
-(templates in grader/templates/). Whatever else an exercise's folder holds (a worked example, a
+templates), the students' guide (docs/students.md, its links to files the release does not hold
+written as their text: unlink_missing()), config.yaml without the teacher's gradebook and
+grading seed, the students' requirements.txt (the teacher's pins under the students' comments:
+student_requirements()), pyproject.toml, a bilingual README, a .gitignore and a GitHub Actions
+workflow that grades the visible checks on every push (templates in grader/templates/). Whatever else an exercise's folder holds (a worked example, a
 notebook, data) is left out, and left_out() names it. Nothing of solutions/, tests/ or
 benchmarks/. The copy is built in a scratch folder and checked there (grader/release/selfcheck.py)
 before anything is written to OUT, so a release that fails its checks leaves OUT as it was.
@@ -31,6 +32,7 @@ from grader.loader import committed, publicspec
 from grader.loader import config as config_mod
 from grader.release import selfcheck as releasecheck
 from grader.specs.model import Exercise
+from grader.submissions import answer
 
 PACKAGE = Path(__file__).resolve().parents[1]
 TEMPLATES = PACKAGE / "templates"
@@ -240,7 +242,9 @@ def write_tree(*, root: Path, exercises: list[Exercise], dest: Path) -> dict[str
         target = dest / "exercises" / e.id
         target.mkdir(parents=True, exist_ok=True)
         text, hidden[e.id] = publicspec.public(
-            e.path.read_text(encoding="utf-8"), recorded=recorded.RECORD_FILE
+            e.path.read_text(encoding="utf-8"),
+            recorded=recorded.RECORD_FILE,
+            starter=answer.starter_code(e),
         )
         (target / e.path.name).write_text(text, encoding="utf-8")
     (dest / "exercises" / "ORDER").write_text("".join(f"{e.id}\n" for e in exercises))
@@ -250,11 +254,15 @@ def write_tree(*, root: Path, exercises: list[Exercise], dest: Path) -> dict[str
         )
     requirements = ""
     if (root / "requirements.txt").is_file():
-        requirements = public_requirements((root / "requirements.txt").read_text())
-        (dest / "requirements.txt").write_text(requirements)
+        requirements = student_requirements((root / "requirements.txt").read_text())
+        (dest / "requirements.txt").write_text(requirements, encoding="utf-8")
     if (root / "pyproject.toml").is_file():
         shutil.copyfile(root / "pyproject.toml", dest / "pyproject.toml")
     (dest / "README.md").write_text(readme(exercises, hidden, requirements), encoding="utf-8")
+    for doc in STUDENT_DOCS:
+        if (dest / doc).is_file():
+            text = (dest / doc).read_text(encoding="utf-8")
+            (dest / doc).write_text(unlink_missing(text, doc, dest), encoding="utf-8")
     shutil.copyfile(TEMPLATES / "gitignore", dest / ".gitignore")
     (dest / WORKFLOW).parent.mkdir(parents=True)
     shutil.copyfile(TEMPLATES / "classroom.yml", dest / WORKFLOW)
@@ -310,8 +318,8 @@ report's library)."""
 
 
 def public_requirements(text: str) -> str:
-    """requirements.txt without what only teachers use (TEACHERS_ONLY): students run the grader,
-    not the tests or a class's batch. The comment lines right above a requirement dropped are
+    """requirements.txt without what only teachers use (TEACHERS_ONLY), the teacher's comments
+    kept (the Gradescope autograder's; the students' is student_requirements()). The comment lines right above a requirement dropped are
     its own (why it is there, how it is pinned): they go with it."""
     skip = re.compile(rf"\s*({'|'.join(TEACHERS_ONLY)})\b")
     out: list[str] = []
@@ -322,6 +330,95 @@ def public_requirements(text: str) -> str:
             continue
         out.append(line)
     return "".join(out)
+
+
+STUDENT_REQUIREMENTS = """\
+# Yang dibutuhkan penilai (`python -m grader`) di komputermu. Pasang torch versi CPU dulu (lihat
+# README.md), lalu: pip install -r requirements.txt
+# What the grader (`python -m grader`) needs on your machine. Install the CPU build of torch
+# first (see README.md), then: pip install -r requirements.txt
+"""
+"""The head of the students' requirements.txt."""
+
+STUDENT_NOTES = {
+    "torch": (
+        "# PyTorch, versi yang sama dengan penilai pengajarmu (versi CPU sudah cukup).\n"
+        "# PyTorch, the version your teacher grades with (the CPU build is enough)."
+    ),
+    "numpy": (
+        "# Dipatok pada versi pengajarmu, agar penilaimu bekerja persis seperti penilainya.\n"
+        "# Pinned to your teacher's versions, so that your grader works exactly as theirs."
+    ),
+    "pyyaml": (
+        "# Spesifikasi latihan (YAML) dan laporan di terminal.\n"
+        "# The exercises' specs (YAML) and the report in the terminal."
+    ),
+    "nbformat": (
+        '# Notebook (notebooks/<id>.ipynb) di Jupyter atau VS Code: grader.check("<id>").\n'
+        '# Notebooks (notebooks/<id>.ipynb) in Jupyter or VS Code: grader.check("<id>").'
+    ),
+    "watchfiles": (
+        "# `python -m grader watch` menilai ulang setiap kali kamu menyimpan file.\n"
+        "# `python -m grader watch` grades again each time you save a file."
+    ),
+    "matplotlib": (
+        "# Opsional: `python -m grader check <id> --plot` menggambar kurvamu dan kurva torch.\n"
+        "# Optional: `python -m grader check <id> --plot` draws your curve and torch's."
+    ),
+}
+"""The students' comment above a requirement of the teacher's file, by its name (the first of a
+run of requirements with no comment between them speaks for the run)."""
+
+OPTIONAL = ("matplotlib",)
+"""Requirements students may install (a comment shows the line): --plot only."""
+
+_NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+
+
+def student_requirements(text: str) -> str:
+    """The students' requirements.txt: the teacher's pins (every line that names a requirement),
+    without what only teachers use (TEACHERS_ONLY) and with OPTIONAL ones commented out, under
+    the students' comments (STUDENT_REQUIREMENTS, STUDENT_NOTES, in Bahasa Indonesia and
+    English) instead of the teacher's (which speak of the course's tests and committed
+    examples)."""
+    pins = []
+    for line in text.splitlines():
+        line = line.split(" #", 1)[0].strip()
+        found = _NAME.match(line)
+        if not line or line.startswith("#") or not found:
+            continue
+        name = found.group(1).lower().replace("_", "-")
+        if any(name == t or name.startswith(t + "-") for t in TEACHERS_ONLY):
+            continue  # pytest-xdist goes with pytest
+        pins.append((name, line))
+    out = [STUDENT_REQUIREMENTS]
+    optional = []
+    for name, line in pins:
+        if name in OPTIONAL:
+            optional.append((name, line))
+            continue
+        if name in STUDENT_NOTES:
+            out.append(STUDENT_NOTES[name] + "\n")
+        out.append(line + "\n")
+    for name, line in optional:
+        out.append(STUDENT_NOTES.get(name, "# Opsional / optional:") + "\n")
+        out.append(f"# {line}\n")
+    return "".join(out)
+
+
+def unlink_missing(text: str, name: str, dest: Path) -> str:
+    """A released Markdown file (`name`, relative to dest) with each relative link to a file the
+    release does not hold (the teachers' guides) written as its text alone; links in code are
+    code, left as they are."""
+    folder = (dest / name).parent
+
+    def keep(m: re.Match) -> str:
+        target = releasecheck.relative_target(m.group("target"))
+        if target is None or (folder / target).exists():
+            return m.group(0)
+        return m.group("text")
+
+    return releasecheck.rewrite_links(text, keep)
 
 
 def _torch(requirements: str) -> str:

@@ -23,7 +23,7 @@ from grader.outcomes.results import (
     SubmissionResult,
     shown_environment,
 )
-from grader.report.statuswords import ICON, STATUS, late_words
+from grader.report.statuswords import ICON, STATUS, graded_note, late_words
 
 FOLDER = "feedback"
 
@@ -158,6 +158,9 @@ def _not_started(e: ExerciseResult, lang: str) -> list[str]:
 def _exercise(e: ExerciseResult, lang: str) -> list[str]:
     words = LABELS[lang]
     out = [_heading(e, ICON[e.status], lang), ""]
+    note = graded_note(e.file, e.ignored, lang)
+    if note:
+        out += [_plain(note), ""]
     if e.message is not None:
         out += [_plain(line) for line in e.message.get(lang).splitlines()] + [""]
         if e.traceback:

@@ -52,7 +52,10 @@ def span(seconds: float, lang: str = "en") -> str:
 def late_words(late: dict, lang: str) -> str:
     """One line on a submission graded against a deadline (SubmissionResult.late): the commit
     graded, and how late the rest is (per exercise where exercises have deadlines of their
-    own)."""
+    own); a repository that could not be read says why."""
+    if late.get("unreadable"):
+        head = "could not be read" if lang == "en" else "tidak dapat dibaca"
+        return f"{head}: {late['unreadable']}"
     per = late.get("exercises")
     if isinstance(per, dict) and per:
         return "; ".join(f"{k}: {_late_line(v, lang)}" for k, v in sorted(per.items()))
@@ -76,3 +79,30 @@ def _late_line(late: dict, lang: str) -> str:
     if penalty:
         text += f"; potongan keterlambatan {penalty:.0%}"
     return text
+
+
+GRADED = {
+    "id": {
+        "notebook": "Yang dinilai: {file} (notebookmu); {others} masih seperti saat dibagikan.",
+        "both": "Yang dinilai: {file}. {others} juga kamu ubah, tetapi tidak dinilai: bila "
+        "file .py dan notebook sama-sama diubah, file .py yang dinilai.",
+    },
+    "en": {
+        "notebook": "Graded {file} (your notebook); {others} is as released.",
+        "both": "Graded {file}. You changed {others} too, but it is not graded: where both the "
+        ".py file and the notebook are changed, the .py file is graded.",
+    },
+}
+
+
+def graded_note(file: str | None, ignored, lang: str) -> str | None:
+    """Which file was graded and which were not, where it matters (grader.submissions.answer):
+    a notebook graded instead of the .py starter, or a changed notebook ignored beside a changed
+    .py; None where the .py was graded and only untouched starters lay beside it."""
+    changed = [f for f, why in ignored if why == "both"]
+    words = GRADED[lang if lang in GRADED else "en"]
+    if file and changed:
+        return words["both"].format(file=file, others=", ".join(changed))
+    if file and file.endswith(".ipynb") and ignored:
+        return words["notebook"].format(file=file, others=", ".join(f for f, _ in ignored))
+    return None

@@ -17,6 +17,7 @@ from rich.text import Text as RichText
 
 from grader.outcomes.progress import UNWRITTEN
 from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
+from grader.report.statuswords import graded_note
 
 STYLE = {
     "passed": ("✔", "green"),
@@ -179,6 +180,11 @@ def exercise_report(e: ExerciseResult, lang: str, *, only: set | None = None) ->
     """The full report of one exercise; `only`: the check ids to show (all by default)."""
     words = LABELS[lang]
     parts: list = [header(e, lang)]
+    note = graded_note(e.file, e.ignored, lang)
+    if note:
+        parts.append(
+            RichText(note, style="yellow" if "both" in dict(e.ignored).values() else "dim")
+        )
     table = Table(show_header=False, box=None, padding=(0, 0, 0, 1), expand=True)
     table.add_column(width=3, no_wrap=True)
     table.add_column(ratio=1)

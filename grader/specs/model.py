@@ -162,6 +162,10 @@ class Exercise:
     handout: tuple[str, ...] = ()
     """Files beside the starter the release hands out too (`handout:`, paths inside the
     exercise's folder); nothing else of the folder is released (grader.release.build)."""
+    starter_digest: str = ""
+    """A students' release: the code digest of the starter as released (`starter_digest:`,
+    grader.submissions.answer), since there the starter's file is the student's own; empty in
+    the teacher's tree, where the starter beside the spec is read instead."""
 
     @property
     def module(self) -> str:

@@ -109,13 +109,16 @@ def nesting(raw: bytes) -> int:
 
 
 AGAIN = "save it again from Jupyter or Colab (File > Download > .ipynb)"
-HEADER = re.compile(r"^# In\[(\d+)\]$")
-"""The line that starts each code cell in the source made of a notebook (as nbconvert writes)."""
+HEADER = re.compile(r"^# In\[(\d+)\](?: \[(\d+)\])?$")
+"""The line that starts each code cell in the source made of a notebook (as nbconvert writes):
+`# In[N]`, N the cell's place among all the notebook's cells, then ` [K]` where the cell ran as
+the kernel's K-th input (what Jupyter and Colab show beside it)."""
 
 
 def to_source(raw: bytes, name: str = "notebook.ipynb") -> str:
     """The code cells of a notebook as one Python source, in order, each after a `# In[N]`
-    line (N: the cell's place among all the notebook's cells), each as IPython runs it."""
+    line (N: the cell's place among all the notebook's cells; ` [K]` added where the cell ran
+    as input K), each as IPython runs it."""
     import nbformat
 
     if nesting(raw) > MAX_DEPTH:
@@ -158,8 +161,10 @@ def to_source(raw: bytes, name: str = "notebook.ipynb") -> str:
     for i, cell in enumerate(cells, start=1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
+        count = cell.get("execution_count")
+        ran = f" [{count}]" if type(count) is int and count > 0 else ""
         try:
-            parts.append(f"# In[{i}]\n" + _code(_cell_text(cell)))
+            parts.append(f"# In[{i}]{ran}\n" + _code(_cell_text(cell)))
         except NotebookError as exc:
             raise NotebookError(f"{name}, cell {i}: {exc}") from None
     return "\n\n".join(parts) + "\n"
@@ -170,16 +175,19 @@ def _short(exc) -> str:
     return (text[0] if text else type(exc).__name__)[:200]
 
 
-def cell_of(source: str, line: int) -> tuple[int, int] | None:
+def cell_of(source: str, line: int) -> tuple[str, int] | None:
     """(cell, line in that cell) of a line of a source made by to_source, None before the first
-    cell (or past the end)."""
+    cell (or past the end). The cell is named as the student sees it: `[K]` where it ran as
+    input K (Jupyter and Colab show that beside the cell, saved or not), else its place N from
+    the top ("3")."""
     lines = source.splitlines()
     if not 1 <= line <= len(lines):
         return None
     for k in range(line - 1, -1, -1):
         found = HEADER.match(lines[k])
         if found:
-            return int(found.group(1)), line - 1 - k
+            label = f"[{found.group(2)}]" if found.group(2) else found.group(1)
+            return label, line - 1 - k
     return None
 
 
@@ -242,19 +250,72 @@ SETUP = """\
 # Penilai / the grader. Di Colab, isi REPO dengan URL repositori kursusmu lalu jalankan sel ini.
 # In Colab, set REPO to your course repository's URL, then run this cell.
 REPO = ""
-import os, pathlib, sys
+import os, pathlib, subprocess, sys, types
+_WHY = NO_CLONE
 _here = pathlib.Path.cwd()
 _root = next((p for p in (_here, *_here.parents) if (p / "exercises" / "ORDER").is_file()), None)
-if _root is None and REPO and "google.colab" in sys.modules:  # the course, and hypothesis
-    !git clone -q {REPO} /content/course
-    %pip install -q hypothesis
+if _root is None and "google.colab" in sys.modules:  # Colab: the course, and hypothesis
     _root = pathlib.Path("/content/course")
-    os.chdir(_root / "notebooks")
+    _got = (_root / "exercises" / "ORDER").is_file() or bool(REPO) and not subprocess.run(
+        ["git", "clone", "-q", REPO, str(_root)], capture_output=True).returncode
+    if _got:
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "hypothesis"])
+        os.chdir(_root)
+    else:
+        _root = None
+        print(_WHY)
 if _root is not None and str(_root) not in sys.path:
     sys.path.insert(0, str(_root))
-import grader"""
+try:
+    import grader
+except ImportError:  # no course here: say so, wherever the grader is called
+    _say = lambda *args, **kwargs: print(_WHY)
+    grader = types.SimpleNamespace(check=_say, hint=_say, course=_say)"""
 """The first cell of a notebook starter: the grader of the course the notebook is in (Jupyter,
-VS Code), or in Colab the course cloned (one line) with the one package Colab lacks."""
+VS Code), or in Colab the course cloned into /content/course (the kernel then works there) with
+the one package Colab lacks; where the clone fails, what to do, and no traceback."""
+
+NO_CLONE = (
+    "Repositori kursus belum bisa diambil. Isi REPO dengan URL repositorimu (tombol Code di "
+    "GitHub). Repositori privat (GitHub Classroom): pakai URL dengan token, "
+    "https://TOKEN@github.com/ORG/REPO.git (buat token di github.com/settings/tokens, cukup "
+    "akses baca), atau kerjakan notebook ini di Jupyter/VS Code di komputermu, atau unggah "
+    "notebook ini ke repositorimu lewat halaman GitHub: gurumu menilainya di sana. / The "
+    "course repository could not be fetched. Set REPO to your repository's URL (the Code "
+    "button on GitHub). A private repository (GitHub Classroom): use a URL with a token, "
+    "https://TOKEN@github.com/ORG/REPO.git (make one at github.com/settings/tokens, read "
+    "access is enough), or work on this notebook in Jupyter/VS Code on your computer, or "
+    "upload this notebook to your repository on GitHub's page: your teacher grades it there."
+)
+"""What the set-up cell says where Colab could not clone the course."""
+
+
+def setup_cell() -> str:
+    """The set-up cell's code, its message spelt out."""
+    return SETUP.replace("_WHY = NO_CLONE", f"_WHY = ({_wrapped(NO_CLONE)})")
+
+
+def _wrapped(text: str, width: int = 88) -> str:
+    """A long string as adjacent literals, one per line (a cell stays readable)."""
+    import textwrap
+
+    parts = textwrap.wrap(text, width, drop_whitespace=False)
+    return "\n    " + "\n    ".join(repr(p) for p in parts) + "\n"
+
+
+NOTEBOOK_TERMS = (
+    (re.compile(r"`python -m grader check (\w+)`"), r'`grader.check("\1")`'),
+    (re.compile(r"`python -m grader hint (\w+)`"), r'`grader.hint("\1")`'),
+    (re.compile(r"`python -m grader`"), "`grader.course()`"),
+)
+"""The terminal's commands as a notebook says them (a starter's text speaks of the terminal)."""
+
+
+def in_notebook_terms(text: str) -> str:
+    """A starter's text for its notebook: commands as notebook calls."""
+    for pattern, call in NOTEBOOK_TERMS:
+        text = pattern.sub(call, text)
+    return text
 
 
 def starter(py_source: str, exercise_id: str) -> dict:
@@ -263,10 +324,10 @@ def starter(py_source: str, exercise_id: str) -> dict:
     tree = ast.parse(py_source)
     lines = py_source.splitlines()
     body = list(tree.body)
-    cells = [_codecell(SETUP)]
+    cells = [_codecell(setup_cell())]
     doc = ast.get_docstring(tree, clean=True)
     if doc and body and isinstance(body[0], ast.Expr):
-        cells.append(_markdown(doc))
+        cells.append(_markdown(in_notebook_terms(doc)))
         body = body[1:]
     starts = [
         min([n.lineno] + [d.lineno for d in getattr(n, "decorator_list", [])]) - 1 for n in body
@@ -291,9 +352,12 @@ def starter(py_source: str, exercise_id: str) -> dict:
     cells.append(
         _markdown(
             "**Menilai / grading.** Jalankan sel di bawah: penilai menilai notebook ini (yang "
-            "tersimpan, atau di Colab sel-sel yang sudah dijalankan) dan menampilkan hasilnya di "
-            "sini. / Run the cell below: the grader grades this notebook (as saved, or in Colab "
-            "the cells you ran) and shows the report here."
+            "tersimpan, atau di Colab sel-sel yang sudah kamu jalankan) dan menampilkan hasilnya "
+            f'di sini. `grader.hint("{exercise_id}")` memberi satu petunjuk, `grader.course()` '
+            "menampilkan semua latihan. / Run the cell below: the grader grades this notebook "
+            "(as saved, or in Colab the cells you ran) and shows the report here. "
+            f'`grader.hint("{exercise_id}")` gives one hint at a time, `grader.course()` shows '
+            "every exercise."
         )
     )
     cells.append(_codecell(f'grader.check("{exercise_id}")'))

@@ -8,6 +8,7 @@ import json
 import pytest
 from conftest import EXERCISES, ROOT, SOLUTIONS, by_id
 
+from grader.report import statuswords
 from grader.submissions import notebook
 
 
@@ -53,9 +54,28 @@ def test_cells_run_as_ipython_runs_them_with_their_lines_kept():
     assert "# title" not in source and source.index("import torch") < source.index("def f(x):")
     lines = source.splitlines()
     # every cell keeps its own lines: line k of cell N is k lines below its `# In[N]`
-    assert notebook.cell_of(source, lines.index("z = f(3)") + 1) == (5, 2)
-    assert notebook.cell_of(source, lines.index("import torch") + 1) == (2, 2)
-    assert notebook.cell_of(source, lines.index("# In[5]") - 1) == (4, 3)  # the %%bash end
+    assert notebook.cell_of(source, lines.index("z = f(3)") + 1) == ("5", 2)
+    assert notebook.cell_of(source, lines.index("import torch") + 1) == ("2", 2)
+    assert notebook.cell_of(source, lines.index("# In[5]") - 1) == ("4", 3)  # the %%bash end
+
+
+def test_a_cell_that_ran_is_named_as_the_front_end_shows_it():
+    """Jupyter and Colab show `[K]` beside a cell that ran as input K: saved notebooks and the
+    cells a kernel ran (grader.cli.jupyter) both name it so; a cell never run, by its place."""
+    ran = dict(code("x = 1\ny = f(x)"), execution_count=7)
+    raw = document({"cell_type": "markdown", "metadata": {}, "source": "# t"}, code("a = 1"), ran)
+    source = notebook.to_source(raw)
+    lines = source.splitlines()
+    assert "# In[3] [7]" in lines
+    assert notebook.cell_of(source, lines.index("y = f(x)") + 1) == ("[7]", 2)
+    assert notebook.cell_of(source, lines.index("a = 1") + 1) == ("2", 1)
+    frames = notebook.relocate_frames(
+        [f'  File "nb.py", line {lines.index("y = f(x)") + 1}, in <module>'],
+        source,
+        "nb.py",
+        "nb.ipynb",
+    )
+    assert frames == ['  File "nb.ipynb", cell [7], line 2, in <module>']
 
 
 @pytest.mark.parametrize(
@@ -146,14 +166,21 @@ def test_a_failing_cell_is_named_by_its_cell_and_line(grade_files):
     assert "NameError" in ex.message.en
 
 
-def test_a_py_and_a_notebook_of_the_same_exercise_are_ambiguous(grade_files):
-    text = (SOLUTIONS / "custom_sigmoid.py").read_text()
+def test_a_py_and_a_notebook_both_changed_grade_the_py_and_say_so(grade_files):
+    """grader.submissions.answer: never 0 for having both; the .py is graded, the report names
+    the notebook it ignored (a wrong .py, so the choice shows in the score)."""
+    key = (SOLUTIONS / "custom_sigmoid.py").read_text()
+    wrong = key.replace("return grad_output * ", "return 0 * grad_output * ")
+    assert wrong != key
     result = grade_files(
-        {"custom_sigmoid.py": text, "custom_sigmoid.ipynb": as_notebook(text, "custom_sigmoid")},
+        {"custom_sigmoid.py": wrong, "custom_sigmoid.ipynb": as_notebook(key, "custom_sigmoid")},
         ids=["custom_sigmoid"],
     )
     ex = by_id(result)["custom_sigmoid"]
-    assert ex.status == "error" and "custom_sigmoid.ipynb" in ex.message.en
+    assert ex.file == "custom_sigmoid.py" and ex.status == "failed" and ex.score > 0
+    assert ex.ignored == [("custom_sigmoid.ipynb", "both")]
+    note = statuswords.graded_note(ex.file, ex.ignored, "en")
+    assert note and "custom_sigmoid.ipynb" in note and "the .py file is graded" in note
 
 
 def test_notebook_starters_are_in_sync_with_the_py_starters():
