@@ -90,6 +90,18 @@ ENGINE_RULES = ("torch.autograd", "torch.autograd.backward", "torch.autograd.gra
 LEAF_RULES = ("torch.Tensor.requires_grad_", "torch.Tensor.requires_grad")
 """A rule naming one of these forbids making a tensor that requires grad, by any spelling
 (requires_grad_, setting requires_grad, requires_grad=True, a factory)."""
+FORWARD_AD = {
+    "torch._C._enter_dual_level": "torch.autograd.forward_ad.enter_dual_level",
+    "torch._C._exit_dual_level": "torch.autograd.forward_ad.exit_dual_level",
+    "torch._make_dual": "torch.autograd.forward_ad.make_dual",
+    "torch._make_dual_copy": "torch.autograd.forward_ad.make_dual",
+    "torch._unpack_dual": "torch.autograd.forward_ad.unpack_dual",
+}
+"""torch's dual-number primitives, what forward-mode autograd computes with, by the API they are
+reported as: torch.autograd.forward_ad, torch.func.jvp, jacfwd, linearize and functorch's aliases
+all run them, and so does a file that calls them under any name (a string, an alias, torch._C,
+torch._C._VariableFunctions, torch.ops.aten). A rule covering that API (torch.autograd, a "no
+autograd" rule) forbids them: they are trapped by identity, wherever torch lends them."""
 OPTIMIZER_STEP = "torch.optim.Optimizer.step"
 SEP = " | "
 """Fields of a hit as the worker reports it: api | how | name | line | source (see
@@ -187,6 +199,7 @@ class Trap:
 
     def install(self, patterns) -> None:
         for pattern in sorted(set(patterns)):
+            self._install_primitives(pattern)
             found = resolve(pattern)
             if found is None:
                 continue
@@ -217,6 +230,18 @@ class Trap:
                     "torch.Tensor."
                 ):
                     self.ops[key] = self.targets[id(obj)]
+
+    def _install_primitives(self, pattern: str) -> None:
+        """The primitives (FORWARD_AD) behind an API the pattern covers: each trapped by
+        identity under every name torch gives it, and as the aten operator it is."""
+        for path, api in FORWARD_AD.items():
+            found = resolve(path) if matches(api, [pattern]) else None
+            if found is None or not callable(found[2]):
+                continue
+            owner, name, obj = found
+            self.targets.setdefault(id(obj), api)
+            self._target(owner, name, self.targets[id(obj)], pattern, obj)
+            self.ops[f"aten::{path.rsplit('.', 1)[-1]}"] = self.targets[id(obj)]
 
     def _target(self, owner, name: str, api: str, pattern: str, original) -> None:
         api = self.targets.setdefault(id(original), api)

@@ -90,8 +90,37 @@ def _targets(tree: ast.Module, functions) -> list[tuple[str, ast.AST]]:
     return out
 
 
+def _helpers(tree: ast.Module, targets: list[tuple[str, ast.AST]]) -> list[tuple[str, ast.AST]]:
+    """The module's own functions, lambdas and classes that the targets name, and those these
+    name in turn: a helper does what its caller does (`_md = torch._make_dual` at module level,
+    used in a helper that df calls, is df's use of it). Named at all is enough (called,
+    passed, stored): the scan follows names, not calls."""
+    defined: dict[str, ast.AST] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined[node.name] = node
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    defined[target.id] = node.value
+    seen = {id(root) for _, root in targets}
+    todo = [root for _, root in targets]
+    out = []
+    while todo:
+        root = todo.pop()
+        for node in ast.walk(root):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                helper = defined.get(node.id)
+                if helper is not None and id(helper) not in seen:
+                    seen.add(id(helper))
+                    todo.append(helper)
+                    out.append((node.id, helper))
+    return sorted(out, key=lambda item: item[1].lineno)
+
+
 def scan(tree: ast.Module, functions, patterns) -> list[Finding]:
-    """Uses of forbidden APIs (dotted prefixes such as torch.autograd) inside the functions."""
+    """Uses of forbidden APIs (dotted prefixes such as torch.autograd) inside the functions
+    and the module's own helpers they name (see _helpers)."""
     aliases = _Aliases()
     for stmt in tree.body:
         aliases.learn(stmt)
@@ -99,7 +128,10 @@ def scan(tree: ast.Module, functions, patterns) -> list[Finding]:
     method_names -= AMBIGUOUS_METHODS
     method_names.discard("requires_grad")  # an attribute: reading it is fine, setting it is not
     findings = []
-    for fname, root in _targets(tree, functions):
+    targets = _targets(tree, functions)
+    if "*" not in functions:
+        targets += _helpers(tree, targets)
+    for fname, root in targets:
         local = _Aliases()
         local.names = dict(aliases.names)
         parents = {}
@@ -113,7 +145,9 @@ def scan(tree: ast.Module, functions, patterns) -> list[Finding]:
             found = _check_node(node, parents, local, patterns, method_names)
             if found:
                 findings.append(Finding(line=node.lineno, function=fname, name=found))
-    unique = {(f.line, f.name): f for f in findings}
+    unique: dict[tuple[int, str], Finding] = {}
+    for f in findings:  # a target's own name first, then a helper's
+        unique.setdefault((f.line, f.name), f)
     return sorted(unique.values(), key=lambda f: (f.line, f.name))
 
 

@@ -94,6 +94,26 @@ OUTCOMES = {
         "forbidden_run",
         ["df called torch._functorch.eager_transforms.grad_impl"],  # what torch.func.grad built
     ),
+    "runtime_forward_ad_strings": (
+        "forbidden_run",
+        ["df called torch.autograd.forward_ad.enter_dual_level (as torch._C._enter_dual_level"],
+    ),
+    "runtime_forward_ad_alias": (
+        "forbidden_run",
+        [
+            "grad_g called torch.autograd.forward_ad.enter_dual_level",
+            "torch._C._enter_dual_level (private torch API) (line ",
+            "torch._make_dual (private torch API) (line ",
+            ", _partial);",
+        ],
+    ),
+    "runtime_forward_ad_private": (
+        "forbidden_run",
+        [
+            "df called torch.autograd.forward_ad.enter_dual_level (as torch._C._enter_dual_level",
+            "grad_g called torch.func.jacfwd (as torch._functorch.eager_transforms.jacfwd",
+        ],
+    ),
     "forge_observations": ("error", ["grader.sandbox.probes"]),
     "stash_hidden_inputs": ("failed", ["stash: "]),
 }

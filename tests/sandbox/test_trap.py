@@ -167,3 +167,126 @@ def test_the_graders_own_backward_through_forbidden_code_is_not_counted(grade_fi
     )
     ex = result.exercises[0]
     assert ex.score == ex.max_score, [(c.id, c.message) for c in ex.checks if c.message]
+
+
+# Forward-mode autograd (dual numbers) is autograd, whatever runs it and however it is named:
+# manual_gradient's df computes f's derivative each way below, and loses the rule's points.
+DUAL_KEY = """
+import torch
+import importlib
+
+
+def _f(d):
+    return torch.exp(-(d**2)) * torch.sin(3 * d) + torch.log(1 + d**2) * torch.sigmoid(d)
+
+
+def df(x):
+SPELLING
+"""
+
+DUAL_SPELLINGS = {
+    "forward_ad": """
+    fwAD = importlib.import_module("torch.autograd." + "forward_ad")
+    with fwAD.dual_level():
+        return fwAD.unpack_dual(_f(fwAD.make_dual(x, torch.ones_like(x)))).tangent
+""",
+    "strings": """
+    C = getattr(torch, "_" + "C")
+    level = getattr(C, "_enter_" + "dual_level")()
+    try:
+        d = getattr(torch, "_make_" + "dual")(x, torch.ones_like(x), level=level)
+        return getattr(torch, "_unpack_" + "dual")(_f(d), level=level)[1]
+    finally:
+        getattr(C, "_exit_" + "dual_level")(level=level)
+""",
+    # The level entered by the original function (taken out of the trap's own wrapper): the
+    # dual is still seen where torch runs it, as torch._C._VariableFunctions and as aten.
+    "unwrapped_level": """
+    def inner(f, name):
+        cells = [c.cell_contents for c in f.__closure__ or ()]
+        return next(c for c in cells if getattr(c, "__name__", "") == name)
+
+    C = getattr(torch, "_" + "C")
+    level = inner(C._enter_dual_level, "_enter_dual_level")()
+    try:
+        if x.numel() % 2:
+            d = C._VariableFunctions._make_dual(x, torch.ones_like(x), level)
+        else:
+            d = torch.ops.aten._make_dual.default(x, torch.ones_like(x), level)
+        return torch.ops.aten._unpack_dual.default(_f(d), level)[1]
+    finally:
+        inner(C._exit_dual_level, "_exit_dual_level")(level=level)
+""",
+    "func_jvp": """
+    return getattr(torch, "fu" + "nc").jvp(_f, (x,), (torch.ones_like(x),))[1]
+""",
+    "func_linearize": """
+    return vars(torch.func)["linear" + "ize"](_f, x)[1](torch.ones_like(x))
+""",
+    "functorch_jvp": """
+    return importlib.import_module("functorch").jvp(_f, (x,), (torch.ones_like(x),))[1]
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(DUAL_SPELLINGS))
+def test_forward_mode_autograd_is_autograd_however_it_is_named(grade_files, name):
+    from conftest import SOLUTIONS
+
+    key = (SOLUTIONS / "manual_gradient.py").read_text()
+    files = {"manual_gradient.py": key + DUAL_KEY.replace("SPELLING", DUAL_SPELLINGS[name])}
+    result = grade_files(files, ids=["manual_gradient"])
+    rows = {c.id: c for c in result.exercises[0].checks}
+    forbidden = rows["no_autograd_in_manual"]
+    assert forbidden.status == "failed" and "at run time" in forbidden.message.en, (
+        name,
+        forbidden.message,
+    )
+    assert rows["df_value"].status == "failed", rows["df_value"].message
+    assert rows["grad_g_value"].status == "passed"  # the key's own, untouched
+
+
+FORWARD_ONLY = """
+import importlib, sys
+import torch
+from grader.sandbox.trap import ForbiddenCall, Trap
+
+trap = Trap()
+trap.install(["torch.autograd"])
+x = torch.rand(3, dtype=torch.float64)
+one = torch.ones_like(x)
+ways = {
+    "torch.func.jvp": lambda: torch.func.jvp(torch.sin, (x,), (one,)),
+    "torch.func.jacfwd": lambda: torch.func.jacfwd(torch.sin)(x),
+    "torch.func.linearize": lambda: torch.func.linearize(torch.sin, x)[1](one),
+    "functorch.jvp": lambda: importlib.import_module("functorch").jvp(torch.sin, (x,), (one,)),
+    "torch.autograd.functional.jvp": lambda: torch.autograd.functional.jvp(torch.sin, x, one),
+}
+for name, way in ways.items():
+    try:
+        with trap.active(["torch.autograd"]):
+            way()
+        print(name, "ran")
+    except ForbiddenCall as exc:
+        print(name, "stopped:", str(exc).split(" | ")[0])
+with trap.active(["torch.optim"]):  # a rule that does not cover autograd: allowed
+    print("other rule:", torch.func.jvp(torch.sin, (x,), (one,))[1].shape)
+print("outside:", torch.func.jvp(torch.sin, (x,), (one,))[1].shape)
+"""
+
+
+def test_a_rule_forbidding_torch_autograd_forbids_torch_func_forward_mode():
+    """Without torch.func in the rule: jvp, jacfwd, linearize and functorch's aliases all make
+    dual numbers, and are stopped as torch.autograd.forward_ad."""
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", FORWARD_ONLY], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    for name in ("torch.func.jvp", "torch.func.jacfwd", "torch.func.linearize", "functorch.jvp"):
+        assert f"{name} stopped: torch.autograd.forward_ad." in out.stdout, out.stdout
+    assert "torch.autograd.functional.jvp stopped: torch.autograd" in out.stdout
+    assert lines[-2:] == ["other rule: torch.Size([3])", "outside: torch.Size([3])"], lines

@@ -134,3 +134,44 @@ def df(x):
     assert reaches("torch._C._VariableFunctions.sigmoid", ["torch.sigmoid"])
     assert reaches("torch.exp", ["torch.sigmoid"]) is None
     assert reaches("torch.__version__", ["torch.sigmoid"]) is None
+
+
+def test_module_level_aliases_used_by_helpers():
+    """A helper does what its caller does: an alias bound at module level to a forbidden or
+    private API, used in a function (or lambda, or class) that df names, directly or through
+    another helper, is df's use of it; a helper df never names is not read."""
+    src = """
+import torch
+from torch.autograd import forward_ad as fwAD
+_md = torch._make_dual
+_enter = torch._C._enter_dual_level
+_tangent = lambda t: _ud(t)[1]
+_ud = torch._unpack_dual
+
+def _inner(x):
+    level = _enter()
+    return _tangent(_md(x, x, level=level))
+
+def _outer(x):
+    return _inner(x)
+
+class _Jvp:
+    def run(self, x):
+        with fwAD.dual_level():
+            return x
+
+def unused(x):
+    return torch.autograd.grad(x, x)
+
+def df(x):
+    return _outer(x) + _Jvp().run(x)
+"""
+    found = scan(ast.parse(src), ["df"], APIS)
+    assert {(f.function, f.name.split(" ")[0]) for f in found} == {
+        ("_tangent", "torch._unpack_dual"),
+        ("_inner", "torch._C._enter_dual_level"),
+        ("_inner", "torch._make_dual"),
+        ("_Jvp", "torch.autograd.forward_ad.dual_level"),
+    }
+    assert all("unused" != f.function for f in found)
+    assert names(src, functions=["unused"]) == ["torch.autograd.grad"]
