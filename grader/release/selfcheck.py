@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -40,6 +41,8 @@ def verify(
     step("specs, config and layout")
     check_specs(folder, exercises)
     check_layout(folder)
+    step("every link of the released documents names a file of the release")
+    check_links(folder)
     step("no line of solutions/ or of reference code in any file")
     check_leaks(folder, root, exercises)
     step("the untouched starters score 0 (python -m grader check, in the release)")
@@ -98,6 +101,126 @@ def check_layout(folder: Path) -> None:
             raise GraderError("release: the release's config.yaml names a gradebook")
         if config_mod.load(folder / "config.yaml").grading_seed is not None:
             raise GraderError("release: the release's config.yaml holds the grading seed")
+
+
+LINK = re.compile(r"!?\[(?P<text>[^\]\n]*)\]\((?P<target>[^()\s]+)\)")
+"""A Markdown link or image: [text](target), ![text](target)."""
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+TEMPLATES = Path("grader") / "templates"
+"""The package's templates: text the release writes elsewhere (the README), not documents read
+where they lie, so their links are checked where they are written."""
+
+
+def rewrite_links(text: str, replace) -> str:
+    """text with each link outside code (fenced blocks, `code spans`) replaced by
+    replace(match of LINK)."""
+    out, fenced = [], False
+    for line in text.splitlines(keepends=True):
+        if _FENCE.match(line):
+            fenced = not fenced
+        if fenced or _FENCE.match(line):
+            out.append(line)
+            continue
+        pieces, last = [], 0
+        for code in _CODE_SPAN.finditer(line):
+            pieces.append(LINK.sub(replace, line[last : code.start()]))
+            pieces.append(code.group(0))
+            last = code.end()
+        pieces.append(LINK.sub(replace, line[last:]))
+        out.append("".join(pieces))
+    return "".join(out)
+
+
+def links(text: str) -> list[str]:
+    """The targets of text's links and images, outside code."""
+    found: list[str] = []
+
+    def note(m: re.Match) -> str:
+        found.append(m.group("target"))
+        return m.group(0)
+
+    rewrite_links(text, note)
+    return found
+
+
+def relative_target(target: str) -> str | None:
+    """A link's file part where it names a file of the repository (relative, not a URL, not an
+    anchor of the page itself); None otherwise."""
+    if re.match(r"[a-zA-Z][a-zA-Z0-9+.-]*:", target) or target.startswith(("#", "/")):
+        return None
+    return target.split("#", 1)[0] or None
+
+
+def anchors(text: str) -> set[str]:
+    """The anchors GitHub gives a Markdown file's headings: the heading's text as shown (links
+    as their text), lower case, without what is not a letter, digit, space, `-` or `_`, spaces
+    as `-`; a repeated one gets -1, -2, ..."""
+    seen: dict[str, int] = {}
+    out: set[str] = set()
+    fenced = False
+    for line in text.splitlines():
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        heading = None if fenced else re.match(r" {0,3}#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if not heading:
+            continue
+        shown = LINK.sub(lambda m: m.group("text"), heading.group(1))
+        slug = re.sub(r"[^\w\- ]", "", shown.lower()).replace(" ", "-")
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        out.add(slug if n == 0 else f"{slug}-{n}")
+    return out
+
+
+def _documents(folder: Path) -> dict[Path, str]:
+    """The release's Markdown files and its notebooks' markdown cells, by file: the text a
+    student reads, links and all (the package's templates aside)."""
+    out = {}
+    for path in sorted(folder.rglob("*.md")):
+        if not path.relative_to(folder).is_relative_to(TEMPLATES):
+            out[path] = path.read_text(encoding="utf-8", errors="replace")
+    for path in sorted(folder.rglob("*.ipynb")):
+        try:
+            cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+        except (ValueError, AttributeError):
+            continue  # the leak check and the grader report a notebook that cannot be read
+        out[path] = "\n\n".join(
+            "".join(c["source"]) if isinstance(c.get("source"), list) else str(c.get("source"))
+            for c in cells
+            if isinstance(c, dict) and c.get("cell_type") == "markdown"
+        )
+    return out
+
+
+def check_links(folder: Path) -> None:
+    """Every relative link of every released document (Markdown files, notebooks' markdown
+    cells) names a file the release holds, and its anchor, into a Markdown file, a heading of
+    that file: a student never follows a link to a teacher's guide the release does not hold."""
+    folder = Path(folder)
+    documents = _documents(folder)
+    problems = []
+    for path, text in documents.items():
+        for target in links(text):
+            file, _, anchor = target.partition("#")
+            if re.match(r"[a-zA-Z][a-zA-Z0-9+.-]*:", target) or target.startswith("/"):
+                continue  # a URL, or a path from a root the release does not know
+            where = (path.parent / file).resolve() if file else path.resolve()
+            name = path.relative_to(folder).as_posix()
+            if not where.is_relative_to(folder.resolve()) or not where.exists():
+                problems.append(f"{name} links to {target}, which the release does not hold")
+            elif anchor and where.suffix == ".md" and where.is_file():
+                if anchor not in anchors(where.read_text(encoding="utf-8", errors="replace")):
+                    problems.append(f"{name} links to {target}: no such heading there")
+    if problems:
+        raise GraderError(
+            "release: "
+            + "; ".join(problems[:SHOWN])
+            + (f"; and {len(problems) - SHOWN} more" if len(problems) > SHOWN else "")
+            + ". Link only to the files the students' copy holds (write a teacher's "
+            "document as plain text), and to headings that exist"
+        )
 
 
 def _starters(exercises: list[Exercise]) -> list[Path]:

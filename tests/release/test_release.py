@@ -34,6 +34,7 @@ CONFIG = (
     "gradebook: grades/gradebook.sqlite\n# the teacher's\ngrading_seed: 4242\n"
 )
 MUTANT = SOLUTIONS / "mutants" / EX / "overflow_forward.py"  # fails the hidden check
+TEACHERS_LINK = "See [the teachers' guide](teachers.md#outputs)"
 HIDDEN_COUNT = 1 + (ROOT / "exercises" / EX / "exercise.yaml").read_text().count("hidden: true")
 """The teacher's spec's own hidden checks, and forward_finite the fixture hides."""
 
@@ -62,8 +63,11 @@ def teacher(tmp_path_factory):
     key, variants and mutants, tests/, benchmarks/ and a gradebook in config.yaml."""
     root = tmp_path_factory.mktemp("teacher") / "course"
     shutil.copytree(ROOT / "grader", root / "grader", ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("requirements.txt", "pyproject.toml"):
+    for name in ("requirements.txt", "pyproject.toml", "docs/students.md"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(ROOT / name, root / name)
+    with open(root / "docs" / "students.md", "a") as guide:  # a guide the release does not hold
+        guide.write(f"\n{TEACHERS_LINK}.\n")
     (root / "config.yaml").write_text(CONFIG)
     spec = (ROOT / "exercises" / EX / "exercise.yaml").read_text()
     marked = spec.replace(
@@ -144,7 +148,6 @@ def test_release_holds_the_students_files_and_nothing_of_the_teachers(released, 
     config = (released / "config.yaml").read_text()
     assert "gradebook: null" in config and "gradebook.sqlite" not in config
     assert "grading_seed" not in config and "4242" not in config
-    assert "pytest" not in (released / "requirements.txt").read_text()
     readme = (released / "README.md").read_text()
     assert 'pip install "torch==2.13.0" --index-url https://download.pytorch.org/whl/cpu' in readme
     assert "python -m grader check custom_sigmoid" in readme and "{{" not in readme
@@ -153,6 +156,122 @@ def test_release_holds_the_students_files_and_nothing_of_the_teachers(released, 
     assert ".grader-state.json" in ignored and "grader-plots/" in ignored
     workflow = (released / ".github/workflows/grader.yml").read_text()
     assert 'python -m grader check --feedback "$GITHUB_STEP_SUMMARY"' in workflow
+
+
+def test_the_students_requirements_speak_to_students(released):
+    text = (released / "requirements.txt").read_text()
+    pins = [line for line in text.splitlines() if line and not line.startswith("#")]
+    teacher = (ROOT / "requirements.txt").read_text().splitlines()
+    needed = (
+        "torch",
+        "numpy",
+        "hypothesis",
+        "PyYAML",
+        "rich",
+        "nbformat",
+        "ipython",
+        "watchfiles",
+    )
+    assert [p.split("=")[0].split(">")[0] for p in pins] == list(needed)
+    assert all(p in teacher for p in pins)  # the teacher's pins, as they are
+    assert "torch==2.13.0" in pins
+    assert "# matplotlib>=3.7" in text and "--plot" in text  # optional, one line to uncomment
+    for teachers_word in (
+        "pytest",
+        "xdist",
+        "copydetect",
+        "examples.drawn",
+        "grader draw",
+        "tests",
+    ):
+        assert teachers_word not in text, teachers_word
+    comments = [line for line in text.splitlines() if line.startswith("#")]
+    assert "pip install -r requirements.txt" in text
+    assert any("Pasang" in c for c in comments) and any("Install" in c for c in comments)
+
+
+def test_the_readme_gives_both_ways_to_work_in_both_languages(released):
+    readme = (released / "README.md").read_text()
+    indonesian, english = readme.split("## English")
+    for part in (indonesian, english):
+        for said in (
+            "exercises/<id>/<id>.py",
+            "python -m grader",
+            "notebooks/<id>.ipynb",
+            'grader.check("<id>")',
+            'grader.hint("<id>")',
+            "grader.course()",
+            "Colab",
+            "REPO",
+            "token",
+            "git add exercises notebooks",
+            "docs/students.md",
+        ):
+            assert said in part, said
+    assert "Cara 2: di notebook" in indonesian and "Way 2: in a notebook" in english
+    assert "the `.py` is graded and the report says the notebook was ignored" in english
+    assert "`.py` yang dinilai dan laporan menyebutkan bahwa notebook diabaikan" in indonesian
+    assert "comments and whitespace aside" in english and "the cells you ran" in english
+
+
+def test_the_released_docs_link_only_to_what_the_release_holds(released, teacher):
+    guide = (released / "docs" / "students.md").read_text()
+    assert "](teachers.md" not in guide and "](speed.md" not in guide
+    assert guide.endswith(f"\n{TEACHERS_LINK.replace('[', '').split('](')[0]}.\n")
+    assert "[Install](#install)" in guide  # the guide's own anchors stay links
+    releasecheck.check_links(released)
+
+
+def test_the_link_check_refuses_a_link_the_release_cannot_follow(released, tmp_path):
+    copy = copy_of(released, tmp_path / "copy")
+    readme = (copy / "README.md").read_text()
+    for planted, said in (
+        ("[the teachers' guide](docs/teachers.md#outputs)", "docs/teachers.md#outputs, which"),
+        ("[install](docs/students.md#no-such-heading)", "docs/students.md#no-such-heading: no"),
+        ("![plot](grader-plots/x.png)", "grader-plots/x.png"),
+        ("[up](../course/README.md)", "../course/README.md"),
+    ):
+        (copy / "README.md").write_text(readme + f"\nSee {planted}.\n")
+        with pytest.raises(GraderError, match=re.escape(f"README.md links to {said}")):
+            releasecheck.check_links(copy)
+    # URLs, the page's own headings and code are not links to follow.
+    (copy / "README.md").write_text(
+        readme + "\n[torch](https://pytorch.org) [up](#english) `[x](nowhere.md)`\n"
+        "```\n[y](nowhere.md)\n```\n"
+    )
+    releasecheck.check_links(copy)
+
+
+def test_a_link_to_a_file_the_release_does_not_hold_becomes_its_text(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "other.md").write_text("# Other\n")
+    text = (
+        "[a](teachers.md#x) [b](other.md) [c](#here) [d](https://x.org/a.md) "
+        "`[e](teachers.md)`\n```\n[f](speed.md)\n```\n"
+    )
+    assert release_mod.unlink_missing(text, "docs/students.md", tmp_path) == (
+        "a [b](other.md) [c](#here) [d](https://x.org/a.md) `[e](teachers.md)`\n"
+        "```\n[f](speed.md)\n```\n"
+    )
+
+
+def test_every_command_in_the_exercises_text_runs_from_the_repository_root():
+    """A text that names a file to run names it from the repository's top folder, where
+    `python -m grader` works too; none sends a student into a folder first."""
+    texts = {
+        p.relative_to(ROOT).as_posix(): p.read_text()
+        for pattern in ("exercises/*/*.py", "exercises/*/exercise.yaml", "notebooks/*.ipynb")
+        for p in ROOT.glob(pattern)
+    }
+    texts["README.student.md"] = (release_mod.TEMPLATES / "README.student.md").read_text()
+    texts["docs/students.md"] = (ROOT / "docs" / "students.md").read_text()
+    ran = 0
+    for name, text in texts.items():
+        assert not re.search(r"`cd (?!\.\./autograd)", text), name
+        for script in re.findall(r"`python3? ([\w./-]+\.py)\b", text):
+            assert (ROOT / script).is_file(), f"{name}: `python {script}` from the top folder"
+            ran += 1
+    assert ran >= 2  # nan_debugging's starter and hint name one
 
 
 def test_git_ignores_what_the_students_grader_writes_in_the_release(released, tmp_path):
