@@ -3,30 +3,32 @@
 A submission that is a git repository (GitHub Classroom's clones are) is graded as of its last
 commit made at or before the deadline, by committer date (a clone holds no push events, so the
 commit's own date is what can be seen; a student can forge it, as with any clock they control).
-The repository is never changed: the chosen commit's files are read with `git archive` into a
-folder of the grader's. A submission that is not a repository is graded as it is, with no
-lateness.
+The repository is never changed, and nothing in it is obeyed: its objects are read as data
+(grader.batch.gitread; no git command runs) and the chosen commit's files written into a folder
+of the grader's. A repository that cannot be read (Unreadable: a broken object, an impossible
+name, a date out of range, a budget exceeded, a `.git` file or link) is graded 0, saying why
+(unread()); never from its working tree. A submission that is not a repository is graded as it
+is, with no lateness.
 """
 
 from __future__ import annotations
 
-import io
 import math
-import subprocess
-import tarfile
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from grader.batch.gitread import Repository
+from grader.batch.gitread import Unreadable as Unreadable  # batch.run catches it
 from grader.common.errors import GraderError
+from grader.outcomes.results import SubmissionResult
 from grader.report import statuswords
 
 POLICIES = ("none", "penalty", "latest")
 """none: grade the last commit before the deadline (later ones are only reported); penalty:
 grade the latest commit, less `per_day` of its score per day (or part) after the deadline;
 latest: grade the latest commit, flagged late."""
-GIT = ["git", "-c", "safe.directory=*", "-c", "core.hooksPath=/dev/null"]
-"""A student's repository is data: owned by anyone, its hooks never run."""
 
 
 @dataclass(frozen=True)
@@ -53,9 +55,11 @@ class Lateness:
     before it)."""
     penalty: float = 0.0
     """The share of the score taken (policy penalty)."""
+    unreadable: str | None = None
+    """Why the repository could not be read (then it is graded 0; commit: "")."""
 
     def as_dict(self) -> dict:
-        return {
+        out = {
             "commit": self.commit,
             "committed": self.committed,
             "later_commits": self.later,
@@ -63,6 +67,9 @@ class Lateness:
             "graded_late": self.graded_late,
             "penalty": self.penalty,
         }
+        if self.unreadable is not None:
+            out["unreadable"] = self.unreadable
+        return out
 
     @classmethod
     def from_dict(cls, data: dict) -> Lateness:
@@ -73,7 +80,13 @@ class Lateness:
             after=None if data.get("late_seconds") is None else float(data["late_seconds"]),
             graded_late=bool(data.get("graded_late")),
             penalty=float(data.get("penalty") or 0.0),
+            unreadable=None if data.get("unreadable") is None else str(data["unreadable"]),
         )
+
+    @classmethod
+    def unread(cls, why: str) -> Lateness:
+        """The record of a repository that could not be read."""
+        return cls("", "", 0, None, graded_late=False, unreadable=why)
 
     def words(self, lang: str) -> str:
         """One line for feedback: which commit, and how late the rest is."""
@@ -125,36 +138,23 @@ def parse(text: str) -> datetime:
 
 
 def is_repository(path: Path) -> bool:
-    return (Path(path) / ".git").exists()
+    """Whether the submission has a `.git` (a folder, or a file or link that makes it
+    Unreadable: never graded from its working tree)."""
+    return os.path.lexists(Path(path) / ".git")
 
 
-def _git(repo: Path, *args: str) -> str:
-    done = subprocess.run(
-        [*GIT, "-C", str(repo), *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        stdin=subprocess.DEVNULL,
-        timeout=60,
-    )
-    if done.returncode != 0:
-        raise OSError(
-            done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "git failed"
-        )
-    return done.stdout
+def _open(repo: Path | Repository) -> Repository:
+    return repo if isinstance(repo, Repository) else Repository(repo)
 
 
-def history(repo: Path) -> list[tuple[str, datetime]]:
+def history(repo: Path | Repository) -> list[tuple[str, datetime]]:
     """(hash, committer date) of every commit reachable from HEAD, newest first."""
-    out = []
-    for line in _git(repo, "log", "--format=%H %cI", "HEAD").splitlines():
-        sha, _, when = line.partition(" ")
-        out.append((sha, datetime.fromisoformat(when)))
-    out.sort(key=lambda c: c[1], reverse=True)
-    return out
+    return [(c.sha, c.when) for c in _open(repo).history()]
 
 
-def judge(repo: Path, deadline: datetime, policy: Policy = Policy()) -> Lateness | None:
+def judge(
+    repo: Path | Repository, deadline: datetime, policy: Policy = Policy()
+) -> Lateness | None:
     """The commit to grade and the lateness, or None when the repository has no commit."""
     commits = history(repo)
     if not commits:
@@ -173,19 +173,31 @@ def judge(repo: Path, deadline: datetime, policy: Policy = Policy()) -> Lateness
     )
 
 
-def export(repo: Path, commit: str, dest: Path) -> None:
-    """The files of `commit` into dest, the repository untouched (git archive; only regular
-    files and folders are written, never outside dest)."""
-    done = subprocess.run(
-        [*GIT, "-C", str(repo), "archive", "--format=tar", commit],
-        capture_output=True,
-        check=False,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
+def export(repo: Path | Repository, commit: str, dest: Path) -> None:
+    """The files of `commit` into dest, a new folder (grader.batch.gitread: the files grading
+    reads, within budgets; Unreadable where that cannot be done), the repository untouched."""
+    _open(repo).export(commit, dest)
+
+
+def unread(result: SubmissionResult, why: str) -> SubmissionResult:
+    """A submission's result as one whose repository could not be read: every exercise an
+    error with that reason, every check 0 points."""
+    from grader.checks.messages import both  # imports torch, which a merge job need not install
+
+    message = both(
+        "Repositorimu tidak dapat dibaca: {d}. Nilainya 0; perbaiki repositorinya, lalu minta "
+        "pengajarmu menilainya ulang.",
+        "Your repository could not be read: {d}. It scores 0; repair it, then ask your teacher "
+        "to grade it again.",
+        d=why,
     )
-    if done.returncode != 0:
-        raise OSError(done.stderr.decode(errors="replace").strip() or "git archive failed")
-    dest.mkdir(parents=True, exist_ok=True)
-    with tarfile.open(fileobj=io.BytesIO(done.stdout)) as tar:
-        members = [m for m in tar.getmembers() if m.isfile() or m.isdir()]
-        tar.extractall(dest, members=members, filter="data")
+    exercises = [
+        replace(
+            e,
+            status="error",
+            message=message,
+            checks=[replace(c, status="error", points=0.0) for c in e.checks],
+        )
+        for e in result.exercises
+    ]
+    return replace(result, exercises=exercises)

@@ -77,8 +77,8 @@ class ClassStats:
     checks: list[CheckStats]
     """Lowest pass rate first; ties in the course's order; checks nobody attempted last."""
     late: list[tuple[str, dict]] = field(default_factory=list)
-    """Submissions graded against a deadline that have commits after it, or were graded late:
-    (id, SubmissionResult.late)."""
+    """Submissions graded against a deadline that have commits after it, were graded late, or
+    whose repository could not be read: (id, SubmissionResult.late)."""
     overloaded: list[str] = field(default_factory=list)
     """Submissions with a check the machine was too busy to grade (cause "overloaded"), even
     after batch graded them once more: their scores are not final."""
@@ -148,7 +148,12 @@ def compute(results: list[SubmissionResult], attempt=None) -> ClassStats:
         late=[
             (r.submission, r.late)
             for r in results
-            if r.late and (r.late.get("later_commits") or r.late.get("graded_late"))
+            if r.late
+            and (
+                r.late.get("later_commits")
+                or r.late.get("graded_late")
+                or r.late.get("unreadable")
+            )
         ],
         overloaded=[r.submission for r in results if overloaded(r)],
     )
