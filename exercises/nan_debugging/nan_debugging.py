@@ -1,21 +1,24 @@
 """Latihan 3: debug neural network yang menghasilkan NaN gradient.
 
 ID: Classifier kecil di bawah ini dilatih pada data sensor: fitur bernilai ratusan, dan sekitar
-    seperlima baris nol semua karena sensornya mati. Jalankan `python nan_debugging.py`: loss
-    sudah nan sejak langkah pertama. Setelah satu penyebab diperbaiki, loss langkah pertama
-    menjadi angka, tetapi gradien W1 tetap NaN. Kedua penyebabnya ada di log_softmax dan
-    safe_norm. Tulis dulu find_nan_source, alat yang menunjuk node backward pertama yang
-    menghasilkan NaN (pakai anomaly detection), gunakan untuk menemukan penyebabnya, lalu
-    perbaiki kedua fungsi itu. Nilai dan gradien dibandingkan dengan torch; trik epsilon atau
-    nan_to_num yang hanya menyembunyikan NaN tidak lolos.
+    seperlima baris nol semua karena sensornya mati. Jalankan
+    `python exercises/nan_debugging/nan_debugging.py` dari folder utama repositori (di notebook:
+    jalankan semua selnya): loss sudah nan sejak langkah pertama. Setelah satu penyebab
+    diperbaiki, loss langkah pertama menjadi angka, tetapi gradien W1 tetap NaN. Kedua
+    penyebabnya ada di log_softmax dan safe_norm. Tulis dulu find_nan_source, alat yang menunjuk
+    node backward pertama yang menghasilkan NaN (pakai anomaly detection), gunakan untuk
+    menemukan penyebabnya, lalu perbaiki kedua fungsi itu. Nilai dan gradien dibandingkan dengan
+    torch; trik epsilon atau nan_to_num yang hanya menyembunyikan NaN tidak lolos.
     Jalankan `python -m grader check nan_debugging` untuk menilai jawabanmu.
 EN: The small classifier below trains on sensor data: features in the hundreds, and about a fifth of
-    the rows all zero because their sensor is dead. Run `python nan_debugging.py`: the loss is
-    nan from the very first step. Once one cause is fixed, the first step's loss is a number,
-    yet W1's gradient stays NaN. The two causes are in log_softmax and safe_norm. First write
-    find_nan_source, a tool that names the first backward node producing NaN (with anomaly
-    detection), use it to find the causes, then fix both functions. Values and gradients are
-    compared with torch; an epsilon or nan_to_num that only hides the NaN does not pass.
+    the rows all zero because their sensor is dead. Run
+    `python exercises/nan_debugging/nan_debugging.py` from the repository's top folder (in a
+    notebook: run all its cells): the loss is nan from the very first step. Once one cause is
+    fixed, the first step's loss is a number, yet W1's gradient stays NaN. The two causes are in
+    log_softmax and safe_norm. First write find_nan_source, a tool that names the first backward
+    node producing NaN (with anomaly detection), use it to find the causes, then fix both
+    functions. Values and gradients are compared with torch; an epsilon or nan_to_num that only
+    hides the NaN does not pass.
     Run `python -m grader check nan_debugging` to grade your answer.
 
 The model (the grader runs its own copy of this loop with your log_softmax and safe_norm):
