@@ -30,6 +30,40 @@ PicklingError = pickle.PicklingError
 MAX_FILE = 128 * 2**20
 """Bytes a sealed cache file may have (the course's largest, a check's examples, has 4.8 MB)."""
 MAC_BYTES = 32
+MAX_UNPACKED = MAX_FILE
+"""Bytes a pickle may unpack to: the tensors it builds, and what the value it reads holds
+(tensor storages, strings and bytes), each counted every time it is used: a memoized object
+that a pickle names 200 times counts 200 times, as the wire format counts every tensor a frame
+uses (grader.common.wire.check_tensors). A small file naming one large object many times is
+refused before it is handed to code that may copy each use."""
+MAX_OBJECTS = 2_000_000
+"""Objects (each use counted) the value may hold: a pickle of lists that each name the one
+before twice is refused after this many steps, never walked for ever (the course's largest
+file of examples holds some 16 000)."""
+
+
+class TooLarge(pickle.UnpicklingError):
+    """A pickle that unpacks to more than its budget (see MAX_UNPACKED)."""
+
+
+class _Budget:
+    """Bytes and objects left to a pickle being read; `what` names it in the refusal."""
+
+    def __init__(self, limit: int, what: str):
+        self.limit, self.left, self.objects, self.what = limit, limit, MAX_OBJECTS, what
+
+    def take(self, n: int) -> None:
+        self.left -= n
+        if self.left < 0:
+            raise TooLarge(
+                f"{self.what} unpacks to more than {self.limit} bytes (objects it names "
+                "again counted each time)"
+            )
+
+    def step(self) -> None:
+        self.objects -= 1
+        if self.objects < 0:
+            raise TooLarge(f"{self.what} holds more than {MAX_OBJECTS} objects")
 
 
 class _Pickler(pickle.Pickler):
@@ -53,9 +87,10 @@ class _Pickler(pickle.Pickler):
 
 
 class _Unpickler(pickle.Unpickler):
-    def __init__(self, file, allowed: set):
+    def __init__(self, file, allowed: set, budget: _Budget):
         super().__init__(file)
         self.allowed = allowed
+        self.budget = budget
 
     def find_class(self, module, name):
         if (module, name) not in self.allowed:
@@ -67,6 +102,7 @@ class _Unpickler(pickle.Unpickler):
         if tag != "tensor" or not isinstance(raw, bytes) or dtype_name not in wire.DTYPES:
             raise pickle.UnpicklingError("not a tensor")
         dtype = wire.DTYPES[dtype_name]
+        self.budget.take(len(raw))  # every time: a memoized pid names the same bytes again
         if raw:
             flat = torch.frombuffer(bytearray(raw), dtype=torch.uint8).view(dtype)
         else:
@@ -81,10 +117,40 @@ def dumps(value) -> bytes:
     return buf.getvalue()
 
 
-def loads(data: bytes, allowed: set):
+def loads(data: bytes, allowed: set, *, limit: int = MAX_UNPACKED, what: str = "a pickle"):
     """The value; raises (pickle.UnpicklingError and others) on anything not plain data of the
-    allowed classes."""
-    return _Unpickler(io.BytesIO(data), allowed).load()
+    allowed classes, and TooLarge (naming `what`) on a value over the budget: more than
+    `limit` bytes of tensors built, or held, counting each use of an object (MAX_UNPACKED)."""
+    value = _Unpickler(io.BytesIO(data), allowed, _Budget(limit, what)).load()
+    weigh(value, _Budget(limit, what))
+    return value
+
+
+def weigh(value, budget: _Budget) -> None:
+    """Take from the budget what the value holds, each object every time it is reached (a
+    tree's cost, whatever it shares): tensors' storage, strings and bytes, and one step per
+    object. Iterative: no recursion for a hostile pickle to exhaust."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        budget.step()
+        if isinstance(v, torch.Tensor):
+            budget.take(v.untyped_storage().nbytes())
+        elif isinstance(v, (str, bytes, bytearray)):
+            budget.take(len(v))
+        elif isinstance(v, (list, tuple, set, frozenset)):
+            todo.extend(v)
+        elif isinstance(v, dict):
+            todo.extend(v.keys())
+            todo.extend(v.values())
+        elif isinstance(v, type) or v is None or isinstance(v, (bool, int, float, complex)):
+            continue
+        else:  # an allowed data class: what its fields hold
+            fields = getattr(v, "__dict__", None)
+            if isinstance(fields, dict):
+                todo.extend(fields.values())
+            for name in getattr(type(v), "__slots__", ()):
+                todo.append(getattr(v, name, None))
 
 
 def _mac(key: bytes, path: Path, blob: bytes) -> bytes:

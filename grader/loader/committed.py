@@ -18,8 +18,10 @@ requires the same examples and references, and `validate` says which files lack 
 
 Trust: the file is part of the course, as its spec is (a teacher's repository; the release
 never holds it). It is read with grader.common.safepickle's unpickler (tensors and the grader's
-data classes only, never code), never more than MAX_BYTES. `batch` never reads it: it grades
-with the grading seed, drawn in memory.
+data classes only, never code), never more than MAX_BYTES, packed, unpacked, or in what it
+unpickles to (an object it names again counted each time: safepickle.MAX_UNPACKED). A file
+refused is named on stderr, and its examples are drawn as without it. `batch` never reads it: it
+grades with the grading seed, drawn in memory.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import json
 import math
 import os
 import platform
+import sys
 import zlib
 from pathlib import Path
 
@@ -116,7 +119,10 @@ def allowed_now() -> frozenset:
 def _entries(where: str, allowed: frozenset) -> dict:
     try:
         return read(Path(where), set(allowed))
-    except Exception:  # absent, unreadable, another format: the examples are drawn
+    except FileNotFoundError:  # none committed: the examples are drawn
+        return {}
+    except Exception as exc:  # unreadable, another format, over budget: drawn, and said
+        print(f"grader: {where} not read ({exc}); drawing its examples", file=sys.stderr)
         return {}
 
 
@@ -182,7 +188,7 @@ def read(where: Path, allowed: set) -> dict:
     blob = inflate.decompress(packed, MAX_BYTES + 1)
     if len(packed) > MAX_BYTES or len(blob) > MAX_BYTES or inflate.unconsumed_tail:
         raise ValueError(f"{where} is larger than a file of examples may be")
-    data = safepickle.loads(blob, allowed)
+    data = safepickle.loads(blob, allowed, limit=MAX_BYTES, what=str(where))
     if not isinstance(data, dict):
         raise ValueError(f"{where} is not a file of examples")
     return data

@@ -139,12 +139,55 @@ class Hostile:
         return (os.system, ("echo ran code from a file of examples > /dev/null",))
 
 
-@pytest.mark.parametrize("what", ["code", "bomb", "link", "garbage"])
+BIG = 64 * 2**20
+"""The one object a forged file names 200 times (200 of it: 12.5 GiB)."""
+
+
+def forged(how: str) -> bytes:
+    """A pickle of {"x": [200 uses of one 64 MiB tensor]}: the tensor's persistent id memoized
+    and loaded again each time ("copies": each load allocates), or the tensor itself memoized
+    and named again ("references": one object, which a reader may copy per use). Packed, 64 KB."""
+    pid = ("tensor", "uint8", bytes(BIG), (BIG,), (1,), 0, False)
+    out = [pickle.PROTO + bytes([4]), pickle.EMPTY_DICT, pickle.SHORT_BINUNICODE + b"\x01x"]
+    out += [pickle.EMPTY_LIST, pickle.MARK]
+    if how == "copies":
+        out += [pickle.dumps(pid, 4)[2:-1], pickle.BINPUT + bytes([200]), pickle.BINPERSID]
+        out += [pickle.BINGET + bytes([200]), pickle.BINPERSID] * 199
+    else:
+        out += [pickle.dumps(pid, 4)[2:-1], pickle.BINPERSID, pickle.BINPUT + bytes([200])]
+        out += [pickle.BINGET + bytes([200])] * 199
+    out += [pickle.APPENDS, pickle.SETITEM, pickle.STOP]
+    return zlib.compress(b"".join(out), 9)
+
+
+@pytest.mark.parametrize("how", ["copies", "references"])
+def test_a_file_naming_one_large_object_many_times_is_refused_within_its_budget(tmp_path, how):
+    """What a file unpickles to is counted as the wire format counts a frame: each use of a
+    memoized object again. The forged file (64 KB) is refused, naming itself, before its
+    unpickling holds much more than the budget (128 MiB; without it: 12.5 GiB)."""
+    import tracemalloc
+
+    path = tmp_path / committed.FILE
+    path.write_bytes(committed.MAGIC + b'{"format": 1}\n' + forged(how))
+    assert path.stat().st_size < 100_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(pickle.UnpicklingError) as refused:
+            committed.read(path, set(committed.allowed_now()))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert str(path) in str(refused.value) and "unpacks to more than" in str(refused.value)
+    assert peak < 3 * committed.MAX_BYTES, peak  # the file's bytes, and the budget
+
+
+@pytest.mark.parametrize("what", ["code", "bomb", "link", "garbage", "references"])
 def test_a_file_that_is_not_plain_examples_is_never_read(
-    tmp_path, reading, sandbox, monkeypatch, what
+    tmp_path, reading, sandbox, monkeypatch, what, capfd
 ):
-    """A class outside the allowed data, a zlib bomb, a link, garbage: the checks are drawn
-    (and graded) as without the file, and nothing in it runs."""
+    """A class outside the allowed data, a zlib bomb, a link, garbage, one object named past
+    the budget: the checks are drawn (and graded) as without the file, nothing in it runs, and
+    the file is named."""
     exercise, path = course_copy(tmp_path)
     head = path.read_bytes().split(b"\n", 1)[0] + b"\n"
     path.unlink()
@@ -152,6 +195,8 @@ def test_a_file_that_is_not_plain_examples_is_never_read(
         path.write_bytes(head + zlib.compress(pickle.dumps({k: Hostile() for k in ["x"]})))
     elif what == "bomb":
         path.write_bytes(head + zlib.compress(b"\0" * (committed.MAX_BYTES + 10)))
+    elif what == "references":
+        path.write_bytes(head + forged(what))
     elif what == "link":
         os.symlink(EXERCISES / "custom_sigmoid" / committed.FILE, path)
     else:
@@ -162,6 +207,7 @@ def test_a_file_that_is_not_plain_examples_is_never_read(
     assert committed.entry(exercise, check, count, seed) is None
     got = examples.examples(exercise, check, KINDS[check.kind], count, seed)
     assert reading == [(exercise.id, check.id)] and len(got.inputs) > 0 and ran == []
+    assert f"{path} not read" in capfd.readouterr().err
 
 
 @drawn_here
