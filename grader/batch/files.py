@@ -153,6 +153,7 @@ def _exercise(d: dict) -> ExerciseResult:
         traceback=list(d["traceback"]),
         file=d["file"],
         hidden_checks=int(d["hidden_checks"]),
+        untouched=bool(d.get("untouched")),
         ignored=[
             (str(i["file"]), str(i["why"])) for i in d.get("ignored") or () if isinstance(i, dict)
         ],

@@ -466,8 +466,15 @@ def corpus(tasks: list[Task], exercises: list[Exercise], root: Path) -> dict:
             graded = answer.choose(task.path, e)
             if graded.path is not None and not graded.untouched:
                 try:
-                    mine[e.id] = notebook.load(graded.path)[0]
-                except (OSError, ValueError, notebook.NotebookError):
+                    code = notebook.load(graded.path)[0]
+                    if graded.path.suffix == notebook.SUFFIX:  # not the grader cells all share
+                        code = answer.own_cells(code)
+                    mine[e.id] = code
+                except (
+                    OSError,
+                    ValueError,
+                    submission_mod.SourceError,
+                ):  # its own error is graded
                     continue
     starters, shared = {}, {}
     for e in exercises:

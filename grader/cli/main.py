@@ -197,6 +197,14 @@ class _Console(Console):
         raise BrokenPipeError
 
 
+def _own_copy(args) -> Path:
+    """What the student's own commands grade: the working copy that holds exercises/ (its
+    notebooks/ too: an answer may be either, grader.submissions.answer), or a folder of
+    exercises given as --exercises-dir under another name."""
+    folder = Path(args.exercises_dir)
+    return folder.parent if folder.name == "exercises" else folder
+
+
 def _locate_project(args) -> None:
     """Default --exercises-dir and --config from the working copy the command runs in."""
     from grader.cli.workingcopy import find_root
@@ -418,7 +426,7 @@ def _course(args, config, lang, exercises, sandbox, console) -> int:
     if not args.exercises_dir.is_dir():
         raise GraderError(f"exercises directory not found: {args.exercises_dir}")
     other = getattr(args, "submission", None)
-    directory = _directory(other, "submission directory") if other else args.exercises_dir
+    directory = _directory(other, "submission directory") if other else _own_copy(args)
     result = show_course(
         directory=directory,
         exercises=exercises,
@@ -441,7 +449,7 @@ def _check(args, config, lang, exercises, sandbox, console) -> int:
 
         chosen = only_checks(chosen, args.only)
     submission = _directory(
-        getattr(args, "submission", None) or args.exercises_dir, "submission directory"
+        getattr(args, "submission", None) or _own_copy(args), "submission directory"
     )
     json_path = _json_target(getattr(args, "json", None))
     result = grade(
@@ -488,7 +496,7 @@ def _watch(args, config, lang, exercises, sandbox, console) -> int:
     from grader.cli.student import watch_course
 
     chosen = _select(exercises, args.ids)
-    directory = _directory(args.submission or args.exercises_dir, "submission directory")
+    directory = _directory(args.submission or _own_copy(args), "submission directory")
     try:
         watch_course(
             directory=directory,

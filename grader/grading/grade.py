@@ -333,6 +333,7 @@ def _grade_exercise(
     result = _grade_file(
         exercise, choice.path, submission_dir, config, sandbox, checks, hidden, started
     )
+    result.untouched = choice.untouched
     result.ignored = [
         (safetext.name(str(p.relative_to(submission_dir))), why) for p, why in choice.ignored
     ]

@@ -22,6 +22,8 @@ def state(e: ExerciseResult) -> str:
         return "done"
     if e.status == "missing":
         return "missing"
+    if e.untouched:  # the starter as released, whatever its given code passes
+        return "not_started"
     open_checks = [c for c in e.checks if c.status not in ("passed", "skipped")]
     if open_checks and all((c.cause or "").startswith(UNWRITTEN) for c in open_checks):
         return "not_started"
@@ -37,7 +39,7 @@ def not_started(e: ExerciseResult, attempt: str | None = None) -> bool:
     started."""
     if e.status in ("passed", "missing") or e.message is not None:
         return False
-    if attempt == "untouched":
+    if attempt == "untouched" or e.untouched:
         return True
     if any(c.hidden and c.status == "passed" for c in e.checks):
         return False
@@ -85,6 +87,8 @@ class Course:
 def _where(directory: Path, e: ExerciseResult, default_file: str) -> str:
     if e.file:
         return str(Path(directory) / e.file)
+    if (Path(directory) / "exercises").is_dir():  # a working copy, exercises/ inside
+        directory = Path(directory) / "exercises"
     return str(Path(directory) / e.id / default_file)
 
 

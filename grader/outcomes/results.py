@@ -57,6 +57,8 @@ class ExerciseResult:
     seconds: float = 0.0
     hidden_checks: int = 0
     """Checks that only run in batch mode (not included in this result)."""
+    untouched: bool = False
+    """The file graded is the starter as released (grader.submissions.answer): not started."""
     ignored: list[tuple[str, str]] = field(default_factory=list)
     """The other files named for the exercise, not graded, each with why
     (grader.submissions.answer: "starter", as released; "both", a notebook changed beside a

@@ -46,6 +46,7 @@ def exercise_dict(e: ExerciseResult, lang: str) -> dict:
         "message": _text(e.message, lang),
         "traceback": e.traceback,
         "file": e.file,
+        "untouched": e.untouched,
         "ignored": [{"file": f, "why": why} for f, why in e.ignored],
         "seconds": round(e.seconds, 3),
         "hidden_checks": e.hidden_checks,

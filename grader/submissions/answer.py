@@ -88,7 +88,7 @@ def code_digest(source: str, is_notebook: bool = False) -> str | None:
     string statement), comments or layout, and for a notebook's source (notebook.to_source)
     without the cells that call the grader. None where it cannot be parsed."""
     if is_notebook:
-        source = "\n".join(c for c in _cells(source) if not _GRADER_CELL.search(c))
+        source = own_cells(source)
     if len(source) > MAX_COMPARED:
         return None
     try:
@@ -136,6 +136,13 @@ def _is_starter(path: Path, starter: str | None) -> bool:
     except (OSError, ValueError, submission.SourceError):
         return False  # a file that cannot be read is graded, and its error reported
     return code_digest(source, path.suffix == notebook.SUFFIX) == starter
+
+
+def own_cells(source: str) -> str:
+    """A notebook's source (notebook.to_source) without the cells that call the grader (its
+    set-up cell, its grading cell): the student's own code, as every notebook of the course
+    holds the same grader cells."""
+    return "\n".join(c for c in _cells(source) if not _GRADER_CELL.search(c))
 
 
 def _cells(source: str) -> list[str]:
