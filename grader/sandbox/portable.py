@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,7 +27,7 @@ import time
 from pathlib import Path
 
 from grader.common import turns
-from grader.sandbox import isolation
+from grader.sandbox import isolation, tmpdirs
 from grader.sandbox.workers import Refused, SandboxError, Worker
 
 ROOT = str(Path(__file__).resolve().parents[2])
@@ -201,14 +202,17 @@ WINDOWS_KEEP = (
 """What Windows needs for Python and torch to start (matched without regard to case)."""
 
 
-def worker_environment() -> dict:
+def worker_environment(tmp: str | None = None) -> dict:
     """The grader's environment as the fork mode scrubs it (no tokens, no CI variables), plus
-    what Windows needs to start a process."""
+    what Windows needs to start a process; tmp: the folder its temporary files and torch's
+    caches go to (tmpdirs.env) until it has a scratch copy of its own (worker.private_tmp)."""
     from grader.sandbox.isolation import scrubbed_environment
 
     env = scrubbed_environment(os.environ)
     if os.name == "nt":
         env.update({k: v for k, v in os.environ.items() if k.upper() in WINDOWS_KEEP})
+    if tmp is not None:
+        env.update(tmpdirs.env(tmp))
     return env
 
 
@@ -231,6 +235,10 @@ class PortableSandbox:
         """Workers the grader said it will ask for (expect), less those it has had."""
         self.lock = threading.Lock()
         """One spawn or reap at a time (several exercises may be graded at once)."""
+        self.tmp: str | None = None
+        """The workers' temporary folder before they have a scratch copy: a worker imports
+        torch there (preloading torch._dynamo makes torchinductor_<user>, as root where the
+        grader is), and it goes on close, as the fork mode's template folder does."""
 
     def expect(self, workers: int) -> None:
         """The grader is about to grade this many exercises, a worker each: start enough of
@@ -258,10 +266,15 @@ class PortableSandbox:
             bufsize=0,
             stderr=subprocess.DEVNULL,
             cwd=tempfile.gettempdir(),
-            env=worker_environment(),
+            env=worker_environment(self._tmp()),
             **flags,
         )
         return proc, PipeChannel(proc)
+
+    def _tmp(self) -> str:
+        if self.tmp is None:
+            self.tmp = tempfile.mkdtemp(prefix="grader-portable-")
+        return self.tmp
 
     def start(self) -> PortableSandbox:
         """Start the first worker; a root grader whose workers could not run as users of their
@@ -380,3 +393,6 @@ class PortableSandbox:
         for proc in list(self.procs.values()):
             self._kill(proc)
         self.procs.clear()
+        if self.tmp is not None:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            self.tmp = None

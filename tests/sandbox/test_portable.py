@@ -184,3 +184,33 @@ def test_portable_hostile_case(case, tmp_path, portable_sandbox, exercises):
         assert ex.status == status and ex.score == 0, (ex.status, messages(ex))
         for word in words:
             assert word in messages(ex), (word, messages(ex))
+
+
+def test_portable_workers_leave_nothing_in_the_machines_temporary_folder(
+    monkeypatch, exercises, fast_config, request
+):
+    """A worker imports torch (and, preloading, torch._dynamo, which makes
+    torchinductor_<user>) before it has a scratch copy, as root where the grader is: its
+    temporary files and torch's caches go to the sandbox's own folder, removed on close."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    machine_tmp = Path(tempfile.mkdtemp(prefix="grader-test-tmp-"))  # reachable by any uid
+    request.addfinalizer(lambda: shutil.rmtree(machine_tmp, ignore_errors=True))
+    machine_tmp.chmod(0o1777)  # like /tmp: any worker uid may write there
+    monkeypatch.setenv("TMPDIR", str(machine_tmp))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    for var in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR"):  # as a plain shell has them
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv(portable.ENV, "portable")
+    with Sandbox().start() as sb:
+        assert sb.isolation == "portable"
+        result = grade(
+            submission_dir=SOLUTIONS,
+            exercises=[exercises["graph_tracking"]],
+            config=fast_config,
+            sandbox=sb,
+        )
+        assert result.exercises[0].status == "passed", messages(result.exercises[0])
+    assert sorted(p.name for p in machine_tmp.iterdir()) == []
