@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from grader.common.errors import GraderError
+from grader.submissions import notebook
 
 KINDS = ("value", "scenario")
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -156,10 +157,14 @@ def create(*, root: Path, exercise_id: str, kind: str = "value") -> list[Path]:
             "exists: choose another id, or edit the existing exercise"
         )
     spec = (_VALUE_SPEC if kind == "value" else _SCENARIO_SPEC).format(id=exercise_id)
+    starter = _STARTER.format(id=exercise_id, args="x" if kind == "value" else "w, lr")
     files = {
         folder / "exercise.yaml": spec,
-        folder / f"{exercise_id}.py": _STARTER.format(
-            id=exercise_id, args="x" if kind == "value" else "w, lr"
+        folder / f"{exercise_id}.py": starter,
+        # The notebook starter (Jupyter, Colab), from the same text; after editing the .py,
+        # `python -m grader.submissions.notebook ID` writes it again (validate says when).
+        root / notebook.FOLDER / f"{exercise_id}{notebook.SUFFIX}": notebook.starter_text(
+            starter, exercise_id
         ),
     }
     for name, body in _ANSWERS[kind].items():

@@ -257,6 +257,27 @@ def principles(exercise: Exercise) -> list[str]:
     return out
 
 
+def notebook_miss(exercise: Exercise) -> str | None:
+    """Why the exercise's notebook starter (notebooks/<id>.ipynb beside exercises/, what Colab
+    students get) is not the one its .py starter makes, with the command that writes it; None
+    when it is current (or the exercise has no .py starter to make one from)."""
+    from grader.submissions import notebook
+
+    py = exercise.path.parent / exercise.file
+    if not py.is_file():
+        return None
+    root = exercise.path.parent.parent.parent
+    target = root / notebook.FOLDER / f"{exercise.id}{notebook.SUFFIX}"
+    why = notebook.stale(py, target, exercise.id)
+    if why is None:
+        return None
+    return (
+        f"{notebook.FOLDER}/{target.name} {why}: the notebook starter (Jupyter, Colab) is made "
+        f"from exercises/{exercise.id}/{exercise.file}; run `{notebook.COMMAND} {exercise.id}` "
+        "and commit it"
+    )
+
+
 def grade_file(exercise, file: Path, config, sandbox) -> ExerciseResult:
     tmp = Path(tempfile.mkdtemp(prefix="grader-validate-"))
     try:

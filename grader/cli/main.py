@@ -569,7 +569,13 @@ def _draw(args, config, exercises, sandbox, console) -> int:
 
 def _validate(args, config, lang, exercises, sandbox, console) -> int:
     from grader.authoring.draw import missing
-    from grader.authoring.validate import TRIVIAL_PREFIX, TRIVIAL_SHARE, audit, miss_reason
+    from grader.authoring.validate import (
+        TRIVIAL_PREFIX,
+        TRIVIAL_SHARE,
+        audit,
+        miss_reason,
+        notebook_miss,
+    )
 
     # Audited as the class is graded: hidden checks and the grading seed (the release's own
     # check proves the keys and starters on the public seed's recorded examples).
@@ -675,6 +681,10 @@ def _validate(args, config, lang, exercises, sandbox, console) -> int:
                 "otherwise)[/]",
                 soft_wrap=True,
             )
+        stale_notebook = notebook_miss(exercise)
+        if stale_notebook:
+            console.print(f"[red]MISS[/] {escape(stale_notebook)}", soft_wrap=True)
+            all_ok = False
         if not result.complete:
             console.print(
                 f"[red]{exercise.id}: needs at least one variant, one mutant and one "

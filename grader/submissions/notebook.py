@@ -376,23 +376,87 @@ def dumps(notebook: dict) -> str:
     return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
 
 
-def write_starters(exercises_dir: Path, out: Path) -> list[Path]:
-    """notebooks/<id>.ipynb for every exercises/<id>/<id>.py starter."""
+def starter_text(py_source: str, exercise_id: str) -> str:
+    """The notebook starter's file text, as write_starters writes it."""
+    return dumps(starter(py_source, exercise_id))
+
+
+FOLDER = "notebooks"
+"""The notebook starters' folder, beside exercises/."""
+COMMAND = "python -m grader.submissions.notebook"
+"""The command that writes them (with ids: only those exercises' notebooks)."""
+
+
+def starter_files(exercises_dir: Path) -> dict[str, Path]:
+    """Every exercise's .py starter that has a notebook starter: exercises/<id>/<id>.py, by id."""
+    return {
+        py.stem: py
+        for py in sorted(Path(exercises_dir).glob("*/*.py"))
+        if py.stem == py.parent.name
+    }
+
+
+def write_starters(exercises_dir: Path, out: Path, ids=None) -> list[Path]:
+    """notebooks/<id>.ipynb for every exercises/<id>/<id>.py starter, or only for the exercises
+    `ids` names (an id without a starter raises KeyError, naming it)."""
+    starters = starter_files(exercises_dir)
+    if ids is not None:
+        unknown = [i for i in ids if i not in starters]
+        if unknown:
+            raise KeyError(", ".join(unknown))
+        starters = {i: starters[i] for i in ids}
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for py in sorted(Path(exercises_dir).glob("*/*.py")):
-        if py.stem != py.parent.name:
-            continue
-        target = out / f"{py.stem}{SUFFIX}"
+    for exercise_id, py in starters.items():
+        target = out / f"{exercise_id}{SUFFIX}"
         target.write_text(
-            dumps(starter(py.read_text(encoding="utf-8"), py.stem)), encoding="utf-8"
+            starter_text(py.read_text(encoding="utf-8"), exercise_id), encoding="utf-8"
         )
         written.append(target)
     return written
 
 
-if __name__ == "__main__":
+def stale(py: Path, notebook: Path, exercise_id: str) -> str | None:
+    """Why the notebook starter is not the one its .py starter makes (missing, or another
+    text), in words; None when it is current."""
+    want = starter_text(Path(py).read_text(encoding="utf-8"), exercise_id)
+    try:
+        have = Path(notebook).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return "is missing"
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"cannot be read ({exc})"
+    return None if have == want else f"is not current with {Path(py).name}"
+
+
+def main(argv=None) -> int:
+    import argparse
+
     root = Path(__file__).resolve().parents[2]
-    for path in write_starters(root / "exercises", root / "notebooks"):
-        print(path.relative_to(root))
-    sys.exit(0)
+    parser = argparse.ArgumentParser(
+        prog=COMMAND,
+        description="Write the notebook starters (notebooks/<id>.ipynb) from the .py starters "
+        "(exercises/<id>/<id>.py): every exercise's, or only those of the ids given; no other "
+        "file is touched.",
+    )
+    parser.add_argument("ids", nargs="*", metavar="ID", help="exercise ids (default: all)")
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=root,
+        help="the course folder holding exercises/ and notebooks/ (default: %(default)s)",
+    )
+    args = parser.parse_args(argv)
+    try:
+        written = write_starters(
+            args.root / "exercises", args.root / FOLDER, list(args.ids) or None
+        )
+    except KeyError as exc:
+        parser.error(f"no starter exercises/ID/ID.py for: {exc.args[0]}")
+    for path in written:
+        print(path.relative_to(args.root) if path.is_relative_to(args.root) else path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
