@@ -26,6 +26,10 @@ EXPECTED = {
     "hidden_autograd": ("no_autograd_in_manual", "made a tensor that requires grad"),
     "engine_in_helper": ("no_autograd_in_manual", "made a tensor that requires grad"),
     "func_from_sys_modules": ("no_autograd_in_manual", "torch.func.grad (as torch._functorch"),
+    "forward_mode_dual_numbers": (
+        "no_autograd_in_manual",
+        "torch.autograd.forward_ad.enter_dual_level (as torch._C._enter_dual_level",
+    ),
     "parameter_and_exec": ("no_autograd_in_manual", "torch.Tensor.backward (line 25: `exec("),
     "tanh_from_exp": ("grad_g_wide", "NaN"),
     "mean_divisor": ("mlp_grads_value", "differ"),
