@@ -299,7 +299,9 @@ def _run(args, console, sandbox) -> int:
     if args.command == "merge":  # reads results only: a merge job need not install torch
         return _merge(args, config, console)
     lang = getattr(args, "lang", None) or config.language
-    exercises = specfile.discover(args.exercises_dir, root=ROOT)
+    # The course's topics: --config's where it names them, else the course's config.yaml's.
+    topics = config.topic_ids if config.topics is not None else None
+    exercises = specfile.discover(args.exercises_dir, root=ROOT, topics=topics)
     if args.command is None:
         return _course(args, config, lang, exercises, sandbox, console)
     if args.command == "check":

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from grader.common import yamlfile
 from grader.common.errors import GraderError, SpecError
+from grader.common.yamlfile import Node, NodeList
+from grader.specs.model import Text
 
 LANGUAGES = ("id", "en")
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(B|KiB|MiB|GiB|KB|MB|GB)?\s*$")
@@ -22,6 +24,28 @@ _UNITS = {
     "MB": 10**6,
     "GB": 10**9,
 }
+
+
+BUILTIN_TOPICS = tuple(
+    (
+        "requires_grad grad_fn is_leaf parameter freezing inplace no_grad detach "
+        "grad_accumulation zero_grad retain_graph higher_order vector_backward loss "
+        "grad_clipping custom_function anomaly_detection manual_gradient nan_debugging "
+        "gradient_penalty"
+    ).split()
+)
+"""The course's topics where config.yaml names none (`topics:`): the list the grader held before
+topics were data, so that an older config keeps loading its specs."""
+_TOPIC_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class Topic:
+    """One topic of the course (config.yaml `topics:`): what a spec's `topics:` may name."""
+
+    id: str
+    title: Text
+    description: str = ""
 
 
 @dataclass(frozen=True)
@@ -58,6 +82,14 @@ class Config:
     late_penalty_per_day per day late; latest: the latest, flagged late."""
     late_penalty_per_day: float = 0.0
     """The share of the score a penalty takes per day (or part of one) late, e.g. 0.1."""
+    topics: tuple[Topic, ...] | None = None
+    """The course's topics (`topics:`), the only ones a spec may name; None where the config
+    names none (then BUILTIN_TOPICS hold)."""
+
+    @property
+    def topic_ids(self) -> tuple[str, ...]:
+        """The ids a spec's `topics:` may use: the config's, else BUILTIN_TOPICS."""
+        return tuple(t.id for t in self.topics) if self.topics is not None else BUILTIN_TOPICS
 
     def with_overrides(self, **changes) -> Config:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
@@ -115,12 +147,67 @@ def load(path: Path) -> Config:
                 f"expected a share between 0 and 1 (0.1 is 10%), got {share}",
             )
         values["late_penalty_per_day"] = share
+    if node.get("topics") is not None:
+        values["topics"] = _topics(node)
     if values.get("memory_per_worker", 2**30) < 256 * 2**20:
         raise node.error("memory_per_worker", "too small for torch; use at least 256MiB")
     return Config(**values)
 
 
 LATE_POLICIES = ("none", "penalty", "latest")
+
+
+def _topics(node) -> tuple[Topic, ...]:
+    """`topics:`, a list of {id, title: {id, en}, description}, each id once."""
+    items = node.get_typed("topics", NodeList, what="a list of topics")
+    out: list[Topic] = []
+    for i, item in enumerate(items):
+        where = f"topics[{i}]"
+        if not isinstance(item, Node):
+            raise SpecError(
+                node.file,
+                items.where(i),
+                where,
+                "expected a topic: {id: ..., title: {id: ..., en: ...}, description: ...}",
+            )
+        item.reject_unknown({"id", "title", "description"})
+        topic_id = item.get_typed("id", str)
+        if not _TOPIC_ID.match(topic_id):
+            raise item.error("id", f"expected lowercase letters, digits and _, got {topic_id!r}")
+        if any(t.id == topic_id for t in out):
+            raise item.error("id", f"the topic {topic_id!r} is listed twice; keep one")
+        title = item.child("title")
+        title.reject_unknown({"id", "en"})
+        description = item.get_typed("description", str, "").strip()
+        if "\n" in description:
+            raise item.error("description", "expected one line describing the topic")
+        out.append(
+            Topic(
+                id=topic_id,
+                title=Text(
+                    id=title.get_typed("id", str).strip(), en=title.get_typed("en", str).strip()
+                ),
+                description=description,
+            )
+        )
+    return tuple(out)
+
+
+_COURSE_TOPICS: dict = {}
+
+
+def course_topics(root: Path) -> tuple[str, ...]:
+    """The topic ids of the course in root (its config.yaml's `topics:`, else BUILTIN_TOPICS),
+    remembered per file version."""
+    path = Path(root) / "config.yaml"
+    try:
+        stat = path.stat()
+    except OSError:
+        return BUILTIN_TOPICS
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    if key not in _COURSE_TOPICS:
+        _COURSE_TOPICS[key] = load(path).topic_ids
+    return _COURSE_TOPICS[key]
 
 
 def _deadline(node) -> str | dict[str, str]:

@@ -286,8 +286,9 @@ TOP_KEYS = {
 }
 
 
-def load(path: Path, root: Path | None = None) -> Exercise:
-    """Load and validate one exercise.yaml."""
+def load(path: Path, root: Path | None = None, topics=None) -> Exercise:
+    """Load and validate one exercise.yaml. `topics`: the ids its `topics:` may use (default:
+    those of the course's config.yaml beside exercises/, grader.loader.config.course_topics)."""
     path = Path(path)
     display = str(path.relative_to(root)) if root and path.is_relative_to(root) else str(path)
     node = yamlfile.load(path, display)
@@ -355,7 +356,7 @@ def load(path: Path, root: Path | None = None) -> Exercise:
                 checks=tuple(helps),
             )
         )
-    topics = node.get_typed("topics", NodeList, NodeList())
+    topics = _topics(node, path, topics)
     tolerances = {}
     for dt, tol in node.child("tolerances", Node()).items():
         if dt not in DTYPES or not isinstance(tol, Node):
@@ -391,6 +392,26 @@ def load(path: Path, root: Path | None = None) -> Exercise:
         # A typo is the author's error now, not every student's; a passed trial is remembered.
         try_references_once(exercise, display, spec_bytes)
     return exercise
+
+
+def _topics(node: Node, path: Path, allowed) -> NodeList:
+    """`topics:`, each one of the course's topics (config.yaml `topics:`)."""
+    from grader.loader import config as config_mod
+
+    topics = node.get_typed("topics", NodeList, NodeList())
+    if allowed is None:
+        allowed = config_mod.course_topics(path.resolve().parent.parent.parent)
+    for i, topic in enumerate(topics):
+        if not isinstance(topic, str) or topic not in allowed:
+            raise SpecError(
+                node.file,
+                topics.where(i),
+                f"topics[{i}]",
+                f"unknown topic {topic!r}; the course's topics (config.yaml `topics:`): "
+                f"{', '.join(allowed)}; use one of them, or add it to config.yaml's `topics:` "
+                "(docs/authoring.md)",
+            )
+    return topics
 
 
 def _recorded(node: Node, path: Path) -> Path | None:
@@ -466,10 +487,11 @@ def _count(node: Node, key: str) -> int:
     return value
 
 
-def discover(exercises_dir: Path, root: Path | None = None) -> list[Exercise]:
-    """Every exercise under exercises/, sorted by the order given in exercises/ORDER if any."""
+def discover(exercises_dir: Path, root: Path | None = None, topics=None) -> list[Exercise]:
+    """Every exercise under exercises/, sorted by the order given in exercises/ORDER if any
+    (`topics`: as for load)."""
     paths = sorted(Path(exercises_dir).glob("*/exercise.yaml"))
-    loaded = [load(p, root) for p in paths]
+    loaded = [load(p, root, topics) for p in paths]
     order_file = Path(exercises_dir) / "ORDER"
     if order_file.exists():
         order = [line.strip() for line in order_file.read_text().splitlines() if line.strip()]
