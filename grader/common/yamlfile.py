@@ -97,7 +97,14 @@ def _join(path: str, key) -> str:
 
 
 class _Loader(yaml.SafeLoader):
-    pass
+    last_token = None
+    """The token the parser took last: a quoted string that ran on over many lines (an unclosed
+    quote, closed by the next quote further down) is where such a problem starts."""
+
+    def get_token(self):
+        token = super().get_token()
+        self.last_token = token
+        return token
 
 
 def _mapping(loader: _Loader, node: yaml.MappingNode) -> Node:
@@ -162,6 +169,41 @@ def _set_paths(value, path: str) -> None:
             _set_paths(item, _join(path, i))
 
 
+_QUOTE_HINT = " (is a quote left open there?)"
+
+
+def _where_it_starts(exc: yaml.MarkedYAMLError, last_token) -> tuple[int | None, str]:
+    """The line where a YAML problem starts, and what it is. PyYAML marks where it noticed the
+    problem (problem_mark) and what it was reading then (context_mark). For a quoted string or
+    a key, the context's start is where the author must look (an unclosed quote on line 174 is
+    noticed at 185, or at the end of the file); for a flow list or mapping, the problem's line,
+    naming the line the list starts at; for a block mapping the context is the whole mapping
+    and the problem's line is the one to fix, unless the token before it is a quoted string
+    that ran on over several lines up to it (its quote was not closed where it should be)."""
+    problem = exc.problem_mark.line + 1 if exc.problem_mark else None
+    context = exc.context_mark.line + 1 if exc.context_mark else None
+    what = exc.problem or "unreadable"
+    said = exc.context or ""
+    if context is not None and context != problem and said.startswith("while scanning"):
+        hint = _QUOTE_HINT if "quoted scalar" in said else ""
+        return context, f"{what} at line {problem}, {said} that starts here{hint}"
+    if context is not None and context != problem and said.startswith("while parsing a flow"):
+        return problem, f"{what}, {said} that starts at line {context}"
+    token = last_token
+    if (
+        isinstance(token, yaml.ScalarToken)
+        and token.style in ("'", '"')
+        and token.start_mark.line + 1 < (problem or 0)
+        and token.end_mark.line + 1 == problem
+    ):
+        return (
+            token.start_mark.line + 1,
+            f"{what} at line {problem}, after a quoted string that starts here and runs on "
+            f"to line {problem}{_QUOTE_HINT}",
+        )
+    return problem or context, what
+
+
 def load(path: Path, display: str | None = None) -> Node:
     """Load a YAML file whose top level is a mapping; errors name the file and line."""
     name = display or str(path)
@@ -180,9 +222,8 @@ def load(path: Path, display: str | None = None) -> Node:
     try:
         data = loader.get_single_data()
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        raise SpecError(name, line, "", f"invalid YAML: {exc.problem}") from None
+        line, message = _where_it_starts(exc, loader.last_token)
+        raise SpecError(name, line, "", f"invalid YAML: {message}") from None
     finally:
         loader.dispose()
     if not isinstance(data, Node):

@@ -88,3 +88,37 @@ def test_errors_read_the_same_with_and_without_libyaml(tmp_path, monkeypatch, te
     with pytest.raises(SpecError) as slow:
         load(tmp_path, text)
     assert str(fast.value) == str(slow.value)
+
+
+def _spec_with_an_unclosed_quote(quote: str, rest: str) -> str:
+    """A spec-like file whose line 4 opens a quote it never closes, `rest` after it."""
+    return (
+        "format: 1\n"
+        "id: demo\n"
+        "title:\n"
+        f"  id: {quote}Judul tanpa tanda kutip penutup\n"
+        f"  en: {quote}A title\n" + rest
+    )
+
+
+@pytest.mark.parametrize("quote", ['"', "'"])
+def test_an_unclosed_quote_is_named_where_it_opens(tmp_path, quote):
+    # Closed by the next quote further down: PyYAML notices at that line (5); it starts at 4.
+    with pytest.raises(SpecError) as err:
+        load(tmp_path, _spec_with_an_unclosed_quote(quote, "dims: {N: [1, 5]}\n"))
+    assert str(err.value).startswith("x.yaml, line 4: invalid YAML:"), err.value
+    assert "at line 5" in str(err.value) and "quote left open" in str(err.value)
+    # Never closed: noticed at the end of the file, many lines further down.
+    filler = "".join(f"k{i}: {i}\n" for i in range(11))
+    text = _spec_with_an_unclosed_quote(quote, filler).replace(f"en: {quote}A title", "en: x")
+    with pytest.raises(SpecError) as err:
+        load(tmp_path, text)
+    assert str(err.value).startswith("x.yaml, line 4: invalid YAML:"), err.value
+    assert "quoted scalar that starts here" in str(err.value)
+
+
+def test_a_problem_inside_a_block_mapping_keeps_its_own_line(tmp_path):
+    with pytest.raises(SpecError, match=r"x.yaml, line 4: invalid YAML"):
+        load(tmp_path, 'a: 1\nb:\n  c: "two\n d: 3\ne: 4\n'.replace('"two', "two"))
+    with pytest.raises(SpecError, match=r"x.yaml, line 4: invalid YAML: mapping values"):
+        load(tmp_path, 'a: "one\n  two"\nb: 1\n d: 2\n')
