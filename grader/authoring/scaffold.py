@@ -12,19 +12,20 @@ import re
 from pathlib import Path
 
 from grader.common.errors import GraderError
+from grader.loader import config
 from grader.submissions import notebook
 
 KINDS = ("value", "scenario")
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
 _HEADER = """\
-# TODO: the course section this exercise practises (shared/course/), in one line.
+# TODO: the course section this exercise practises (its chapter and heading), in one line.
 format: 1
 id: {id}
 title:
   id: "TODO judul dalam Bahasa Indonesia"
   en: "TODO title in English"
-topics: [TODO]   # words from the course's topic list, see docs/authoring.md
+topics: []   # TODO: one or more of the course's topics (config.yaml `topics:`): {topics}
 instructions:
   id: |
     TODO: apa yang ditulis siswa, dengan rujukan ke bagian kursus yang dilatih.
@@ -61,6 +62,15 @@ checks:
       x: {{shape: any, low: -3, high: 3}}
     expect: {{value_of: f}}
     points: 1
+  - id: wide_range
+    kind: value
+    hidden: true    # batch only: what the visible checks leave open (here: a wider range)
+    title: {{id: "TODO f benar di rentang lebar", en: "TODO f is right on a wide range"}}
+    function: f
+    args:
+      x: {{shape: [N], low: -30, high: 30}}
+    expect: {{value_of: f}}
+    points: 1
 """
 )
 
@@ -93,6 +103,29 @@ checks:
       w: [value, grad, requires_grad, is_leaf]
     points: 2
     hint: {{id: "TODO petunjuk untuk pemeriksaan ini", en: "TODO a hint for this check"}}
+  - id: large_grads
+    kind: scenario
+    hidden: true    # batch only: what the visible check leaves open (here: larger gradients)
+    title: {{id: "TODO f memakai gradien besar apa adanya", en: "TODO f uses large gradients as they are"}}
+    function: f
+    examples: 15
+    args:
+      w: {{shape: [N], low: -3, high: 3}}
+      g: {{like: w, low: -50, high: 50}}
+      lr: {{float: [0.01, 1.0]}}
+    setup: |
+      def setup(w, g, lr):
+          p = w.clone().requires_grad_(True)
+          p.grad = g.clone()
+          return {{"w": p, "lr": lr}}
+    call: [w, lr]
+    reference: |
+      def f(w, lr):
+          with torch.no_grad():
+              w -= lr * w.grad
+    observe:
+      w: [value, grad, requires_grad, is_leaf]
+    points: 1
 """
 )
 
@@ -119,18 +152,43 @@ _ANSWERS = {
     "value": {
         "key": "def f(x):\n    return torch.tanh(x) * x\n",
         "variants/product_order": "def f(x):\n    return x * torch.tanh(x)\n",
+        "variants/sinh_over_cosh": "def f(x):\n    return torch.sinh(x) / torch.cosh(x) * x\n",
         "mutants/trivial_zeros": "def f(x):\n    return torch.zeros_like(x)\n",
         "mutants/trivial_identity": "def f(x):\n    return x.clone()\n",
         "mutants/TODO_real_mistake": "def f(x):\n    return torch.tanh(x)\n",
+        "mutants/TODO_clamped_input": "def f(x):\n    return torch.tanh(x.clamp(-3, 3)) * x\n",
+        "mutants/TODO_sigmoid": "def f(x):\n    return torch.sigmoid(x) * x\n",
+        "mutants/TODO_grad_mode_off": "def f(x):\n"
+        "    torch.set_grad_enabled(False)  # left off for the caller\n"
+        "    return torch.tanh(x) * x\n",
     },
     "scenario": {
         "key": "def f(w, lr):\n    with torch.no_grad():\n        w -= lr * w.grad\n",
         "variants/through_data": "def f(w, lr):\n    w.data.sub_(lr * w.grad)\n",
+        "variants/add_alpha": "def f(w, lr):\n"
+        "    with torch.no_grad():\n        w.add_(w.grad, alpha=-lr)\n",
         "mutants/trivial_noop": "def f(w, lr):\n    pass\n",
         "mutants/trivial_zeros": "def f(w, lr):\n    with torch.no_grad():\n        w.zero_()\n",
-        "mutants/TODO_real_mistake": "def f(w, lr):\n    w = w.detach() - lr * w.grad  # rebinds a local name\n",
+        "mutants/TODO_real_mistake": "def f(w, lr):\n"
+        "    w = w.detach() - lr * w.grad  # rebinds a local name\n",
+        "mutants/TODO_clipped_grad": "def f(w, lr):\n"
+        "    with torch.no_grad():\n        w -= lr * w.grad.clamp(-1, 1)\n",
+        "mutants/TODO_wrong_sign": "def f(w, lr):\n"
+        "    with torch.no_grad():\n        w += lr * w.grad\n",
+        "mutants/TODO_grad_mode_off": "def f(w, lr):\n"
+        "    torch.set_grad_enabled(False)  # left off for the caller\n"
+        "    w -= lr * w.grad\n",
     },
 }
+"""Each exercise gets what docs/authoring.md asks (GUIDE): a key, 2 variants, 6 mutants (2
+trivial, one caught only by the hidden check, one that breaks a principle), 1 hidden check."""
+
+_NOTES = {
+    "TODO_clamped_input": "Only the hidden check wide_range catches it.",
+    "TODO_clipped_grad": "Only the hidden check large_grads catches it.",
+    "TODO_grad_mode_off": "Breaks the rule global_modes.",
+}
+"""The sentences validate reads in a mutant's docstring (grader.authoring.validate)."""
 
 _DOCS = {
     "key": "Answer key for {id}.",
@@ -156,7 +214,9 @@ def create(*, root: Path, exercise_id: str, kind: str = "value") -> list[Path]:
             f"{folder.relative_to(root)} or solutions/{exercise_id}.py already "
             "exists: choose another id, or edit the existing exercise"
         )
-    spec = (_VALUE_SPEC if kind == "value" else _SCENARIO_SPEC).format(id=exercise_id)
+    spec = (_VALUE_SPEC if kind == "value" else _SCENARIO_SPEC).format(
+        id=exercise_id, topics=", ".join(config.course_topics(root))
+    )
     starter = _STARTER.format(id=exercise_id, args="x" if kind == "value" else "w, lr")
     files = {
         folder / "exercise.yaml": spec,
@@ -173,6 +233,8 @@ def create(*, root: Path, exercise_id: str, kind: str = "value") -> list[Path]:
             path, doc = solutions / f"{exercise_id}.py", _DOCS["key"].format(id=exercise_id)
         else:
             path, doc = solutions / role / exercise_id / f"{stem}.py", _DOCS[role]
+            if stem in _NOTES:
+                doc += "\n\n" + _NOTES[stem] + "\n"
         files[path] = f'"""{doc}"""\n\nimport torch\n\n\n{body}'
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -35,6 +35,10 @@ HIDDEN_ONLY = re.compile(r"Only the hidden check (\w+) catches it")
 BREAKS = re.compile(r"Breaks the rule (\w+)")
 """What a mutant's docstring says of the rule (or principle) it breaks."""
 
+GUIDE = {"topics": 1, "hidden checks": 1, "variants": 2, "mutants": 6}
+"""What docs/authoring.md asks of every exercise (`new` writes as many): validate warns below it
+and fails only below one variant, one mutant and one trivial answer (Audit.complete)."""
+
 PRINCIPLES = {
     "global_modes": "every call leaves grad mode, anomaly detection, the default dtype, "
     "inference mode and deterministic algorithms as it found them",
@@ -115,6 +119,16 @@ class Audit:
     def complete(self) -> bool:
         """At least one variant, one mutant and one trivial answer to audit."""
         return all(self.count(r)[1] >= 1 for r in ("variant", "mutant", "trivial"))
+
+    def below_guide(self) -> list[str]:
+        """What the exercise has fewer of than the guide asks (GUIDE), in words: a warning."""
+        have = {
+            "topics": len(self.exercise.topics),
+            "hidden checks": sum(c.hidden for c in self.exercise.checks),
+            "variants": self.count("variant")[1],
+            "mutants": self.count("mutant")[1] + self.count("trivial")[1],
+        }
+        return [f"{have[k]} {k} (the guide asks for {n})" for k, n in GUIDE.items() if have[k] < n]
 
     def hidden_catches(self) -> dict[str, list[str]]:
         """Per hidden check: the mutants (trivial ones too) that pass every visible check and

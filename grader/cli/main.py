@@ -683,6 +683,13 @@ def _validate(args, config, lang, exercises, sandbox, console) -> int:
                 "otherwise)[/]",
                 soft_wrap=True,
             )
+        fewer = result.below_guide()
+        if fewer:
+            console.print(
+                f"[yellow]warning: {exercise.id} has {escape(', '.join(fewer))}: "
+                "docs/authoring.md, step 4 (hidden checks: the spec's keys)[/]",
+                soft_wrap=True,
+            )
         stale_notebook = notebook_miss(exercise)
         if stale_notebook:
             console.print(f"[red]MISS[/] {escape(stale_notebook)}", soft_wrap=True)

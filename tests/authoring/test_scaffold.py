@@ -26,6 +26,9 @@ def test_the_scaffold_loads_and_its_audit_passes(tmp_path, kind, sandbox, fast_c
         exercise=ex, solutions=tmp_path / "solutions", config=fast_config, sandbox=sandbox
     )
     assert result.ok, [(t.file, t.result.score) for t in result.trials]
+    # what docs/authoring.md asks (validate.GUIDE); the topics are the author's to name
+    assert result.below_guide() == ["0 topics (the guide asks for 1)"]
+    assert all(result.hidden_catches().values()) and result.mislabeled() == []
     trivial = [m for m in mutants if m.startswith("trivial_")]
     others = len(mutants) - len(trivial)
     assert result.count("mutant") == (others, others) and others >= 1
