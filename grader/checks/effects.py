@@ -215,6 +215,14 @@ CHANGES = {
         "tensors in place of the old ones. Update the caller's tensors in place (inside "
         "torch.no_grad(): t.mul_(...), t.copy_(...)) instead of replacing them.",
     ),
+    "hook": (
+        "{fn} meninggalkan hook (register_hook, register_forward_hook, ...) pada `{p}` milik "
+        "pemanggil; hook itu berjalan lagi di setiap forward atau backward berikutnya. Simpan "
+        "handle-nya dan panggil handle.remove() sebelum kembali.",
+        "{fn} left a hook (register_hook, register_forward_hook, ...) on the caller's `{p}`; it "
+        "runs again on every later forward or backward. Keep its handle and call "
+        "handle.remove() before returning.",
+    ),
     "training": (
         "{fn} mengganti mode train/eval `{p}` (model.train() / model.eval()) dan tidak "
         "mengembalikannya; biarkan mode model seperti yang diatur pemanggil.",

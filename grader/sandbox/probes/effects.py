@@ -10,7 +10,10 @@ The changes one path can show:
 - `grad`: its .grad was set, removed, replaced or changed;
 - `replaced`: a list, tuple or dict holds other objects than the caller's (a new tensor in
   place of the caller's), or a module holds other parameters;
-- `training`: a module's (or a submodule's) train/eval flag differs.
+- `training`: a module's (or a submodule's) train/eval flag differs;
+- `hook`: a tensor's hooks (register_hook, register_post_accumulate_grad_hook) or a module's
+  (forward, forward pre, backward, backward pre) are not the ones it had: a hook left behind
+  runs on every later forward or backward of the caller's.
 
 The same code observes the reference's run in the grader's process and the student's in the
 worker, so the two lists compare directly (grader.checks.effects).
@@ -83,15 +86,38 @@ def _state(kind: str, obj):
                 bool(obj.requires_grad),
                 grad,
                 None if grad is None else (grad._version, plain(grad).clone()),
+                _hooks(obj, _TENSOR_HOOKS),
             )
     if kind == "module":
         return (
             tuple((n, vars(m).get("training")) for n, m in _named_modules(obj)),
             tuple((n, id(p)) for n, p in _named_parameters(obj)),
+            tuple((n, _hooks(m, _MODULE_HOOKS)) for n, m in _named_modules(obj)),
         )
     if type(obj) is dict:
         return tuple((k, id(v)) for k, v in dict.items(obj))
     return tuple(id(v) for v in obj)
+
+
+_TENSOR_HOOKS = ("_backward_hooks", "_post_accumulate_grad_hooks")
+_MODULE_HOOKS = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks")
+
+
+def _hooks(obj, names) -> tuple:
+    """The ids of the hooks registered on a tensor or module, per kind (read from the object's
+    own attributes, which torch.Tensor.register_hook(p, fn) fills as p.register_hook does)."""
+    out = []
+    for name in names:
+        try:
+            found = (
+                vars(obj).get(name)
+                if not isinstance(obj, torch.Tensor)
+                else getattr(obj, name, None)
+            )
+            out.append(tuple(found) if isinstance(found, dict) else ())
+        except Exception:  # a tensor that cannot say: no hooks seen
+            out.append(())
+    return tuple(out)
 
 
 def _compare(kind: str, was, now) -> list[str]:
@@ -107,10 +133,14 @@ def _compare(kind: str, was, now) -> list[str]:
             was[4] is not None and (now[4][0] != was[4][0] or not _same(was[4][1], now[4][1]))
         ):
             found.append("grad")
+        if now[5] != was[5]:
+            found.append("hook")
         return found
     if kind == "module":
-        return (["training"] if now[0] != was[0] else []) + (
-            ["replaced"] if now[1] != was[1] else []
+        return (
+            (["training"] if now[0] != was[0] else [])
+            + (["replaced"] if now[1] != was[1] else [])
+            + (["hook"] if now[2] != was[2] else [])
         )
     return ["replaced"] if now != was else []
 
