@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import base64
 import re
-import shutil
-import subprocess
 
+import browser
 import pytest
 from classdata import klass, submission
 
@@ -146,52 +145,10 @@ def test_an_empty_class(tmp_path):
     assert "No submissions." in path.read_text(encoding="utf-8")
 
 
-def _chromium() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-def _distinct_colours(png_path) -> int:
-    image = pytest.importorskip("matplotlib.image")
-    pixels = image.imread(str(png_path))
-    flat = (pixels[..., :3] * 255).astype("uint8").reshape(-1, 3)
-    return len({tuple(p) for p in flat[:: max(1, len(flat) // 200_000)]})
-
-
 def test_a_real_browser_draws_the_page(tmp_path):
-    browser = _chromium()
-    if browser is None:
-        pytest.skip("Chromium is not installed")
     pytest.importorskip("matplotlib")
-    path = _write(tmp_path)
-    shot = tmp_path / "shot.png"
-    run = subprocess.run(
-        [
-            browser,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            f"--user-data-dir={tmp_path / 'profile'}",
-            f"--screenshot={shot}",
-            "--window-size=1200,2000",
-            "--enable-logging=stderr",
-            "--v=0",
-            path.resolve().as_uri(),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-    )
-    # Chromium logs every console message as INFO:CONSOLE (a script error, "Uncaught ...",
-    # and a load the page's Content-Security-Policy blocked, alike): the page makes none.
-    console = [
-        line for line in run.stderr.splitlines() if ":CONSOLE" in line or "Uncaught" in line
-    ]
-    assert console == []
-    assert shot.is_file() and shot.stat().st_size > 10_000, run.stderr[-2000:]
+    console, shot, log = browser.draw(_write(tmp_path), tmp_path)
+    assert console == []  # the page makes no console message
+    assert shot.is_file() and shot.stat().st_size > 10_000, log[-2000:]
     # Text, bars in several colours and the histogram's antialiased edges: far from blank.
-    assert _distinct_colours(shot) > 50
+    assert browser.distinct_colours(shot) > 50
