@@ -163,12 +163,23 @@ def init_weights(recipe: Recipe, seed: int, dtype=torch.float64) -> list[torch.T
 
 def kill_sample(recipe: Recipe, weights: list, sample: torch.Tensor, margin: float) -> list:
     """Weights whose first-layer bias makes every first-layer unit negative (at least `margin`
-    below zero) for this one sample: with ReLU its input gradient is then exactly zero."""
+    below zero) for this one sample: with ReLU its input gradient is then exactly zero.
+
+    The bias is a drawn input, committed with the course's examples and compared bit for bit
+    (grader.loader.committed), so it must be the same on every machine: each unit's
+    pre-activation is summed with math.fsum (correctly rounded) over the elementwise products,
+    never with `w @ sample` or conv2d, whose MKL/oneDNN kernels add in an order that depends on
+    the CPU (another machine's bias differed in its last bits)."""
     w, b = weights[0], weights[1]
     with torch.no_grad():
         if recipe.arch == "mlp":
-            peak = w @ sample
+            products = (w * sample).tolist()  # (units, D): each product rounded alike anywhere
+            peak = [math.fsum(row) for row in products]
         else:
-            pre = torch.nn.functional.conv2d(sample[None], w, None, padding=recipe.kernel // 2)
-            peak = pre[0].amax(dim=(1, 2))
+            pad = recipe.kernel // 2
+            # im2col only moves numbers: (C·k·k, positions), no arithmetic.
+            cols = torch.nn.functional.unfold(sample[None], recipe.kernel, padding=pad)[0]
+            products = (w.reshape(w.shape[0], -1, 1) * cols).tolist()  # (out, C·k·k, positions)
+            peak = [max(math.fsum(col) for col in zip(*rows)) for rows in products]
+        peak = torch.tensor(peak, dtype=torch.float64)
     return [w, (-peak - margin).to(b.dtype)] + list(weights[2:])
