@@ -17,7 +17,6 @@ from __future__ import annotations
 import html
 import io
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -27,6 +26,7 @@ from pathlib import Path
 
 from grader.cli.workingcopy import find_root
 from grader.sandbox.magics import IN_WORKER
+from grader.submissions.notebook import GRADER_CELL
 
 WIDTH = 100
 
@@ -243,20 +243,16 @@ def _submission(
     return folder, words["history"].format(n=len(cells))
 
 
-CALLS = re.compile(r"\bgrader\.(check|hint|course)\(")
-"""A cell that calls the grader: never part of what is graded."""
-
-
 def _ran_cells(shell) -> list[tuple[int, str]]:
     """The cells this kernel ran, in order, each with the input number it ran as, without
-    those that call the grader."""
+    those that call the grader (the set-up cell among them: notebook.GRADER_CELL)."""
     if shell is None:
         return []
     ran = shell.user_ns.get("In") or []
     return [
         (k, c)
         for k, c in enumerate(ran)
-        if k and isinstance(c, str) and c.strip() and not CALLS.search(c)
+        if k and isinstance(c, str) and c.strip() and not GRADER_CELL.search(c)
     ]
 
 

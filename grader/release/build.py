@@ -312,9 +312,12 @@ def public_config(text: str, grading_seed: bool = False) -> str:
     return text
 
 
-TEACHERS_ONLY = ("pytest", "copydetect")
-"""Requirements students never need: the test runner, and what only `batch` uses (the similarity
-report's library)."""
+TEACHERS_ONLY = ("pytest", "copydetect", "nbclient", "ipykernel")
+"""Requirements students never need: the test runner and the kernel the tests run notebooks in,
+and what only `batch` uses (the similarity report's library)."""
+CLASS_ONLY = ("dulwich",)
+"""What only grading a class of repositories uses (`batch --deadline` reads git objects with
+it): the teacher's autograder keeps it, students' requirements leave it out."""
 
 
 def public_requirements(text: str) -> str:
@@ -388,7 +391,7 @@ def student_requirements(text: str) -> str:
         if not line or line.startswith("#") or not found:
             continue
         name = found.group(1).lower().replace("_", "-")
-        if any(name == t or name.startswith(t + "-") for t in TEACHERS_ONLY):
+        if any(name == t or name.startswith(t + "-") for t in TEACHERS_ONLY + CLASS_ONLY):
             continue  # pytest-xdist goes with pytest
         pins.append((name, line))
     out = [STUDENT_REQUIREMENTS]

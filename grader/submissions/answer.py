@@ -22,7 +22,6 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,8 +34,6 @@ BOTH = "both"
 """Why a file is ignored: a notebook changed beside a changed .py, which is graded."""
 MAX_COMPARED = 256 * 2**10
 """A file larger than this (code only) is never a starter, and is not parsed to tell."""
-_GRADER_CELL = re.compile(r"^\s*(import grader\b|grader\.\w+\()", re.M)
-"""A notebook's own cells that call the grader (set-up, grading): not part of an answer."""
 
 
 @dataclass(frozen=True)
@@ -142,7 +139,7 @@ def own_cells(source: str) -> str:
     """A notebook's source (notebook.to_source) without the cells that call the grader (its
     set-up cell, its grading cell): the student's own code, as every notebook of the course
     holds the same grader cells."""
-    return "\n".join(c for c in _cells(source) if not _GRADER_CELL.search(c))
+    return "\n".join(c for c in _cells(source) if not notebook.GRADER_CELL.search(c))
 
 
 def _cells(source: str) -> list[str]:

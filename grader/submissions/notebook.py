@@ -108,6 +108,10 @@ def nesting(raw: bytes) -> int:
     return max(itertools.accumulate(map(int.__sub__, steps, itertools.repeat(1))), default=0)
 
 
+GRADER_CELL = re.compile(r"^\s*(import grader\b|grader\.\w+\()", re.M)
+"""A notebook's own cells that call the grader (the set-up cell, the grading cell): part of every
+notebook of the course, never of an answer, so never graded."""
+
 AGAIN = "save it again from Jupyter or Colab (File > Download > .ipynb)"
 HEADER = re.compile(r"^# In\[(\d+)\](?: \[(\d+)\])?$")
 """The line that starts each code cell in the source made of a notebook (as nbconvert writes):
@@ -118,7 +122,8 @@ the kernel's K-th input (what Jupyter and Colab show beside it)."""
 def to_source(raw: bytes, name: str = "notebook.ipynb") -> str:
     """The code cells of a notebook as one Python source, in order, each after a `# In[N]`
     line (N: the cell's place among all the notebook's cells; ` [K]` added where the cell ran
-    as input K), each as IPython runs it."""
+    as input K), each as IPython runs it; the cells that call the grader (GRADER_CELL) left
+    out."""
     import nbformat
 
     if nesting(raw) > MAX_DEPTH:
@@ -164,7 +169,10 @@ def to_source(raw: bytes, name: str = "notebook.ipynb") -> str:
         count = cell.get("execution_count")
         ran = f" [{count}]" if type(count) is int and count > 0 else ""
         try:
-            parts.append(f"# In[{i}]{ran}\n" + _code(_cell_text(cell)))
+            text = _cell_text(cell)
+            if GRADER_CELL.search(text):
+                continue
+            parts.append(f"# In[{i}]{ran}\n" + _code(text))
         except NotebookError as exc:
             raise NotebookError(f"{name}, cell {i}: {exc}") from None
     return "\n\n".join(parts) + "\n"
