@@ -190,3 +190,13 @@ def test_notebook_starters_are_in_sync_with_the_py_starters():
             f"run `python -m grader.submissions.notebook` to write {committed.name}"
         )
         assert committed.read_text() == notebook.dumps(notebook.starter(py.read_text(), py.stem))
+
+
+def test_notebook_starters_speak_of_the_notebook():
+    """A notebook's text names the notebook's calls, never a terminal command that grades the
+    .py file instead (the .py starters' docstrings speak of the terminal)."""
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        cells = json.loads(path.read_text())["cells"]
+        text = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        assert "python -m grader check" not in text and "python -m grader hint" not in text
+        assert f'grader.check("{path.stem}")' in text and f'grader.hint("{path.stem}")' in text
