@@ -29,7 +29,7 @@ from grader.loader.config import Config
 from grader.outcomes import classstats
 from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
 from grader.report import csvout, feedback, gradescope, junit, markdown
-from grader.report.classview import lms, page
+from grader.report.classview import lms, page, ranking
 from grader.report.classview import similarity as alike
 from grader.report.statuswords import late_words
 from grader.specs.model import Exercise
@@ -495,12 +495,20 @@ def corpus(tasks: list[Task], exercises: list[Exercise], root: Path) -> dict:
 
 
 def similar(code: dict):
-    """(pairs, sources) of the similarity report over a corpus (see corpus()); None where they
-    cannot be computed (copydetect missing, a library's failure on odd input): that costs the
-    report, never the grades."""
+    """(pairs, sources, ranked) of the similarity report over a corpus (see corpus()): the
+    per-exercise pairs of the ranked ones, the sources, and the pairs ranked across the course
+    (ranking.rank()); None where they cannot be computed (copydetect missing, a library's
+    failure on odd input): that costs the report, never the grades."""
     try:
         sources = code["submissions"]
-        return alike.compute(sources, code["starters"], code["shared"]), sources
+        ranked = ranking.rank(sources, code["starters"], code["shared"])
+        listed = {(p.a, p.b, s.exercise) for p in ranked for s in p.detail}
+        pairs = [
+            p
+            for p in alike.compute(sources, code["starters"], code["shared"])
+            if (p.a, p.b, p.exercise) in listed
+        ]
+        return pairs, sources, ranked
     except Exception:
         return None
 
@@ -537,7 +545,7 @@ def write_outputs(
     csvout.write(out / CSV, results, manifest.exercises)
     junit.write(out / JUNIT, results, lang)
     markdown.write(
-        out / SUMMARY, stats, lang, similarity=similarity[0] if similarity is not None else None
+        out / SUMMARY, stats, lang, course=similarity[2] if similarity is not None else None
     )
     deadline_set = any(r.late is not None for r in results)
     page.write(
@@ -546,11 +554,13 @@ def write_outputs(
         stats,
         lang,
         late=[(sid, late_words(late, lang)) for sid, late in stats.late] if deadline_set else None,
-        similarity=alike.rows(similarity[0]) if similarity is not None else None,
         changes=changes,
+        course=similarity[2] if similarity is not None else None,
     )
     if similarity is not None:
-        alike.write_html(out / SIMILARITY, similarity[0], similarity[1], lang)
+        alike.write_html(
+            out / SIMILARITY, similarity[0], similarity[1], lang, course=similarity[2]
+        )
     lms.write_all(out, results, manifest.exercises, lang)
     gradescope.write(out, results, lang)
     feedback.write(out, results, lang, attempt=manifest.attempt)

@@ -92,7 +92,9 @@ def _bar(part: float, whole: float) -> str:
     return "█" * round(BAR * part / whole) if whole else ""
 
 
-def text(stats: ClassStats, lang: str, similarity=None) -> str:
+def text(stats: ClassStats, lang: str, similarity=None, course=None) -> str:
+    """summary.md; similarity: the per-exercise pairs (similarity.compute()); course: the pairs
+    ranked across the course (ranking.rank()), which stand in for them where given."""
     w, status = LABELS[lang], STATUS[lang]
     lines = [f"## {w['title']}", ""]
     if not stats.submissions:
@@ -151,12 +153,16 @@ def text(stats: ClassStats, lang: str, similarity=None) -> str:
             f"| `{c.exercise}.{c.check}` {_cell(c.title.get(lang))}{tags} | `{c.kind}` "
             f"| {c.passed}/{c.total} | {rate} | {_bar(c.passed, c.total)} |"
         )
-    if similarity is not None:  # pairs of submissions to look at (batch computes them)
+    if course is not None:  # pairs of submissions to look at (batch computes them)
+        from grader.report.classview import pairsview, ranking
+
+        lines += ["", *pairsview.summary_lines(course, lang, ranking.DEFAULT_THRESHOLD)]
+    elif similarity is not None:
         from grader.report.classview import similarity as alike
 
         lines += ["", *alike.summary_lines(similarity, lang)]
     return "\n".join(lines) + "\n"
 
 
-def write(path: Path, stats: ClassStats, lang: str, similarity=None) -> None:
-    atomic_write(Path(path), text(stats, lang, similarity))
+def write(path: Path, stats: ClassStats, lang: str, similarity=None, course=None) -> None:
+    atomic_write(Path(path), text(stats, lang, similarity, course))

@@ -28,6 +28,8 @@ from grader.common import safetext
 from grader.outcomes.classstats import ClassStats, ExerciseStats
 from grader.outcomes.results import SubmissionResult
 from grader.report import markdown
+from grader.report.classview import pairsview, ranking
+from grader.report.classview.ranking import CoursePair
 from grader.report.statuswords import STATUS
 
 if TYPE_CHECKING:
@@ -425,6 +427,11 @@ def _score(score: float) -> str:
     return f"{100 * score:.0f}%" if 0 <= score <= 1 else f"{score:g}"
 
 
+def _detail(exercise: str) -> str:
+    """Where similarity.html shows an exercise's pairs side by side."""
+    return "similarity.html#ex-" + re.sub(r"[^A-Za-z0-9_-]", "_", exercise)
+
+
 def _similarity(pairs: Sequence[tuple[str, str, str, float]], lang: str) -> str:
     w = LABELS[lang]
     head = f"<h2>{_t(w['similar'])}</h2><p class=note>{_t(w['similar_note'])}</p>"
@@ -496,6 +503,7 @@ def text(
     late: Sequence[tuple[str, str]] | None = None,
     similarity: Sequence[tuple[str, str, str, float]] | None = None,
     changes: Sequence[Change] | None = None,
+    course: Sequence[CoursePair] | None = None,
 ) -> str:
     """The page as one HTML string; see write()."""
     w = LABELS[lang]
@@ -517,7 +525,9 @@ def text(
         body.append(_checks(stats, lang))
         body.append(_causes(count_causes(results) if causes is None else causes, lang))
         body.append(_late(late, lang))
-        if similarity is not None:
+        if course is not None:
+            body.append(pairsview.section(course, lang, ranking.DEFAULT_THRESHOLD, _detail))
+        elif similarity is not None:
             body.append(_similarity(similarity, lang))
         if changes is not None:
             body.append(_changes(changes, lang))
@@ -542,6 +552,7 @@ def write(
     late: Sequence[tuple[str, str]] | None = None,
     similarity: Sequence[tuple[str, str, str, float]] | None = None,
     changes: Sequence[Change] | None = None,
+    course: Sequence[CoursePair] | None = None,
 ) -> None:
     """Write the class report to `path` (OUT/report.html), in one piece.
 
@@ -551,6 +562,7 @@ def write(
     similarity: (exercise, submission a, submission b, score) per pair, the score a fraction
     from 0 to 1 (shown as a percentage); None leaves the section out. changes: a gradebook's
     grader.outcomes.gradebook.changes() for this run; None (no gradebook) leaves it out.
+    course: the pairs ranked across the course (ranking.rank()), shown instead of `similarity`.
     """
     safetext.atomic_write(
         Path(path),
@@ -562,5 +574,6 @@ def write(
             late=late,
             similarity=similarity,
             changes=changes,
+            course=course,
         ),
     )

@@ -35,6 +35,8 @@ from pathlib import Path
 import numpy as np
 
 from grader.common import safetext
+from grader.report.classview import pairsview, ranking
+from grader.report.classview.ranking import CoursePair
 
 NOISE = 25
 """copydetect's noise threshold (its default): the k of the k-grams, in characters of filtered
@@ -271,6 +273,7 @@ table.code td { padding: 0 .5em; vertical-align: top; white-space: pre; }
 table.code td.n { color: #888; text-align: right; user-select: none; width: 1%; }
 tr.hit td { background: #fff1b8; } tr.hit td.n { color: #6b5500; font-weight: bold; }
 .more { color: #777; font-style: italic; }
+.n { text-align: right; } .note code { background: #e8edf3; }
 table.list { border-collapse: collapse; } table.list td, table.list th { padding: .1em .6em;
   border-bottom: 1px solid #eee; text-align: left; }
 """
@@ -316,8 +319,9 @@ def page(
     sources: Mapping[str, Mapping[str, str]],
     lang: str,
     threshold: float | None = None,
+    course: Sequence[CoursePair] | None = None,
 ) -> str:
-    """The HTML page write_html() writes."""
+    """The HTML page write_html() writes; `course` (ranking.rank()) leads it where given."""
     w = LABELS[lang]
     exercises = sorted(
         {p.exercise for p in pairs} | {e for files in sources.values() for e in files}
@@ -343,9 +347,12 @@ def page(
         f"<p>{html.escape(w['score_note'])}"
         + (f" {html.escape(w['threshold'].format(t=_percent(threshold)))}" if threshold else "")
         + "</p>",
-        f"<h2>{html.escape(w['contents'])}</h2>",
-        "<ul>",
     ]
+    if course is not None:
+        out.append(
+            pairsview.section(course, lang, ranking.DEFAULT_THRESHOLD, lambda e: "#" + _anchor(e))
+        )
+    out += [f"<h2>{html.escape(w['contents'])}</h2>", "<ul>"]
     for e in exercises:
         count = w["pairs"].format(n=len(by_exercise[e])) if by_exercise[e] else w["no_pairs"]
         out.append(
@@ -399,11 +406,13 @@ def write_html(
     sources: Mapping[str, Mapping[str, str]],
     lang: str,
     threshold: float | None = None,
+    course: Sequence[CoursePair] | None = None,
 ) -> None:
     """OUT/similarity.html: one static page (inline CSS, no script, nothing fetched), a heading
     per exercise and each of its pairs side by side with the similar lines marked. `sources` as
-    given to compute(); `threshold`, when given, is named on the page."""
-    safetext.atomic_write(Path(path), page(pairs, sources, lang, threshold))
+    given to compute(); `threshold`, when given, is named on the page; `course`: the pairs ranked
+    across the course (ranking.rank()), shown first."""
+    safetext.atomic_write(Path(path), page(pairs, sources, lang, threshold, course))
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~&])")
