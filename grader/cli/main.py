@@ -252,12 +252,14 @@ def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     console = _Console(highlight=False)
     err = Console(stderr=True, highlight=False, soft_wrap=not sys.stderr.isatty())
-    sandbox = None
+    sandbox = busy = None
     caches = _own_torch_caches()
     try:
         _locate_project(args)
         if args.command == "new":
             return _new(args, console)
+        if args.command in (None, "check"):  # a line that says what it does while it grades
+            busy = _busy(args, console)
         if args.command in (None, "check", "validate", "watch", "draw"):
             from grader.sandbox.client import Sandbox  # imports no torch: the template does
 
@@ -265,7 +267,7 @@ def main(argv=None) -> int:
             # template imports torch meanwhile on another core (a first run waited 2 s for it).
             # When every verdict is kept, it is ended unused (grader.grading.verdicts).
             sandbox = Sandbox().start()
-        code = _run(args, console, sandbox)
+        code = _run(args, console, sandbox, busy)
         sys.stdout.flush()  # a closed pipe shows here, not in Python's flush at exit
         return code
     except GraderError as exc:
@@ -289,12 +291,28 @@ def main(argv=None) -> int:
     except Exception:
         return _bug(err)
     finally:
+        if busy is not None:
+            busy.stop()
         if sandbox is not None:
             sandbox.close()
         _drop_torch_caches(caches)
 
 
-def _run(args, console, sandbox) -> int:
+def _busy(args, console):
+    """The student's line on a terminal, started first of all (grader.cli.busy), in the
+    report's language (config.yaml's, read again by _run, where its errors are said)."""
+    from grader.cli.busy import Busy, terminal
+
+    lang = getattr(args, "lang", None)
+    if lang is None:
+        try:
+            lang = config_mod.load_or_default(args.config).language
+        except GraderError:
+            lang = "en"
+    return Busy(terminal(console, Console(stderr=True)), lang).__enter__()
+
+
+def _run(args, console, sandbox, busy=None) -> int:
     config = config_mod.load_or_default(args.config)
     if args.command == "merge":  # reads results only: a merge job need not install torch
         return _merge(args, config, console)
@@ -303,9 +321,9 @@ def _run(args, console, sandbox) -> int:
     topics = config.topic_ids if config.topics is not None else None
     exercises = specfile.discover(args.exercises_dir, root=ROOT, topics=topics)
     if args.command is None:
-        return _course(args, config, lang, exercises, sandbox, console)
+        return _course(args, config, lang, exercises, sandbox, console, busy)
     if args.command == "check":
-        return _check(args, config, lang, exercises, sandbox, console)
+        return _check(args, config, lang, exercises, sandbox, console, busy)
     if args.command == "list":
         return _list(exercises, lang, console)
     if args.command == "watch":
@@ -421,7 +439,7 @@ def _json_target(path: Path | None) -> Path | None:
     return path
 
 
-def _course(args, config, lang, exercises, sandbox, console) -> int:
+def _course(args, config, lang, exercises, sandbox, console, busy=None) -> int:
     """No command: grade the working copy and show the course view."""
     from grader.cli.student import show_course
 
@@ -438,11 +456,12 @@ def _course(args, config, lang, exercises, sandbox, console) -> int:
         console=console,
         state_root=None if other else args.exercises_dir.parent,
         remember=not getattr(args, "fresh", False),
+        busy=busy,
     )
     return 0 if result.full_marks else 1
 
 
-def _check(args, config, lang, exercises, sandbox, console) -> int:
+def _check(args, config, lang, exercises, sandbox, console, busy=None) -> int:
     from grader.grading.grade import at_once, grade
 
     chosen = _select(exercises, getattr(args, "ids", None))
@@ -462,7 +481,10 @@ def _check(args, config, lang, exercises, sandbox, console) -> int:
         remember=not getattr(args, "fresh", False),
         on_exercise=lambda e: console.print(terminal.exercise_panel(e, lang)),
         at_once=at_once(),
+        busy=busy,
     )
+    if busy is not None:
+        busy.stop()
     if args.plot is not None:
         _plot(args, result, chosen, submission, config, sandbox, lang, console)
     terminal.render_total(result, lang, console, only=bool(args.only))

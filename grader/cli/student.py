@@ -43,10 +43,11 @@ def show_course(
     state_root: Path | None,
     ran_at: datetime | None = None,
     remember: bool = True,
+    busy=None,
 ):
     """Grade the working copy, count failed runs for hints, and print the course view.
     Returns the SubmissionResult. remember: show kept verdicts of unchanged files
-    (grader.grading.verdicts)."""
+    (grader.grading.verdicts); busy: the line shown while it grades (grader.cli.busy)."""
     result = grade(
         submission_dir=directory,
         exercises=exercises,
@@ -54,7 +55,10 @@ def show_course(
         sandbox=sandbox,
         remember=remember,
         at_once=at_once(),
+        busy=busy,
     )
+    if busy is not None:
+        busy.stop()
     if state_root is not None:
         progress = Progress.of(state_root)
         progress.record_run(result)

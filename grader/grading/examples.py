@@ -179,6 +179,20 @@ def examples(exercise: Exercise, check: Check, kind, examples_count: int, seed: 
     return found
 
 
+def first_run(todo: list) -> str | None:
+    """What a run must do before it can replay todo's checks ((exercise, check, kind, count,
+    seed) each): "draw" some, "read" the course's committed ones, or None (all kept already)."""
+    how = None
+    for e, c, _kind, count, seed in todo:
+        k = key(e, c, count, seed)
+        if k in _MEMORY or on_disk(k):
+            continue
+        if not committed.has(e, c, count, seed):
+            return "draw"
+        how = "read"
+    return how
+
+
 def on_disk(k: str) -> bool:
     path = _path(k)
     return path is not None and path.is_file()

@@ -90,13 +90,15 @@ def grade(
     remember: bool = False,
     shared: verdicts.Shared | None = None,
     at_once: int = 1,
+    busy=None,
 ) -> SubmissionResult:
     """Grade every exercise of one submission directory. remember=True (a student's own runs,
     never a grade) shows the kept verdict of an exercise whose file has not changed
     (grader.grading.verdicts) and keeps new ones on disk; `shared` (a batch process's) does the
     same in memory, for byte-identical files of the class. at_once: exercises graded at once
     (grader.common.turns; a student's commands pass at_once(), a batch process grades one at a
-    time, its --jobs being processes); the result is the same either way."""
+    time, its --jobs being processes); the result is the same either way. busy: what a
+    student's terminal is told meanwhile (grader.cli.busy.Busy: examples(how), begin(id, n))."""
     torch.set_num_threads(1)  # references are small; threads only add contention (batch: jobs)
     store = shared if shared is not None else (verdicts if remember else None)
     keys = [
@@ -110,11 +112,16 @@ def grade(
         sandbox.warm(len(todo))
         if examples.enabled():
             draws = to_draw(todo, config, include_hidden)
+            how = examples.first_run(draws) if busy is not None else None
+            if how is not None:
+                busy.examples(how)
             drawer = examples.Drawer.start(draws)  # a cold run: a second process draws too
             _draw_while(sandbox.starting, draws)  # the template imports torch: free time
         _read_while(sandbox.starting, todo)
 
     def one(exercise: Exercise) -> ExerciseResult:
+        if busy is not None:
+            busy.begin(exercise.id, len(todo))
         result = grade_exercise(
             exercise=exercise,
             submission_dir=Path(submission_dir),
