@@ -177,3 +177,32 @@ def test_the_report_page_loads_in_a_real_browser(course_term, tmp_path):
     console, shot, log = browser.draw(page, tmp_path)
     assert console == []
     assert shot.is_file() and shot.stat().st_size > 10_000, log[-2000:]
+
+
+def test_a_roster_joined_by_merge_fills_the_lms_identifiers(course_term, tmp_path):
+    roster = tmp_path / "classroom_roster.csv"
+    rows = ['"identifier","github_username","github_id","name"']
+    for n, login in enumerate(sorted(course_term.results)):
+        if login != "fajar":  # a clone with no roster entry
+            rows.append(f'"{login}@kampus.ac.id","{login}","{100 + n}","{login.title()} Siswa"')
+    rows.append('"zaki@kampus.ac.id","zaki","199","Zaki Siswa"')  # never accepted the assignment
+    roster.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "joined"
+    done = _run(["merge", course_term.out, "--out", out, "--roster", roster], term.ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "zaki (Zaki Siswa)" in done.stderr and "latihan-autograd-fajar" in done.stderr
+    with open(out / "lms" / "canvas.csv", newline="", encoding="utf-8-sig") as f:
+        canvas = {r["Student"]: r for r in csv.DictReader(f)}
+    assert canvas["Hana Siswa"]["SIS Login ID"] == "hana@kampus.ac.id"
+    with open(out / "lms" / "moodle_total.csv", newline="", encoding="utf-8-sig") as f:
+        moodle = {r["Username"]: r for r in csv.DictReader(f)}
+    assert moodle["eko"]["Email address"] == "eko@kampus.ac.id"
+    assert (
+        float(moodle["dewi"]["Total (latihan-autograd)"]) == course_term.results["dewi"]["score"]
+    )
+    summary = (out / "summary.md").read_text()
+    assert "`zaki` (Zaki Siswa)" in summary and "`latihan-autograd-fajar`" in summary
+    joined = json.loads((out / "results.json").read_text())["submissions"]
+    assert {s["student"]["name"] for s in joined if "student" in s} == {
+        f"{login.title()} Siswa" for login in course_term.results if login != "fajar"
+    }

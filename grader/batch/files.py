@@ -63,10 +63,14 @@ class Manifest:
         }
 
 
-def document(results: list[SubmissionResult], lang: str) -> dict:
+def document(results: list[SubmissionResult], lang: str, people=None) -> dict:
+    """people: submission id -> its roster entry (grader.outcomes.roster.Person), added to its
+    result as `student` (login, name, email, lms_id); a reader that knows no roster ignores it."""
     subs = []
     for r in results:
         d = jsonout.result_dict(r, lang)
+        if people and r.submission in people:
+            d["student"] = people[r.submission].as_dict()
         for e in d["exercises"]:
             for key in _CLOCK:
                 e.pop(key, None)
@@ -78,8 +82,8 @@ def _dump(path: Path, data: dict) -> None:
     atomic_write(path, json.dumps(data, indent=2, ensure_ascii=True) + "\n")
 
 
-def write(out: Path, results: list[SubmissionResult], manifest: Manifest) -> None:
-    _dump(out / RESULTS, document(results, manifest.language))
+def write(out: Path, results: list[SubmissionResult], manifest: Manifest, people=None) -> None:
+    _dump(out / RESULTS, document(results, manifest.language, people))
     _dump(out / MANIFEST, manifest.as_dict())
 
 

@@ -91,16 +91,18 @@ def _check_shards(parts) -> None:
 
 
 def merge(
-    *, folders: list[Path], out: Path, record=None
+    *, folders: list[Path], out: Path, record=None, roster=None
 ) -> tuple[list[SubmissionResult], Manifest]:
     """Combine shard folders and write the merged outputs to out (the similarity report over
     the whole class, where every folder kept what it compared). record(results, manifest): see
-    grader.batch.run.run."""
+    grader.batch.run.run. roster: see grader.batch.run.write_outputs."""
     from grader.batch.run import write_outputs
 
     results, manifest = combine(folders)
     changes = record(results, manifest) if record is not None else None
-    write_outputs(Path(out), results, manifest, code=corpora(folders), changes=changes)
+    write_outputs(
+        Path(out), results, manifest, code=corpora(folders), changes=changes, roster=roster
+    )
     return results, manifest
 
 

@@ -59,6 +59,8 @@ class Batch:
     the run and still so (their scores are not final)."""
     regraded: list[str] = field(default_factory=list)
     """Submissions graded again at the end because the machine was overloaded the first time."""
+    roster: object = None
+    """With a roster and an output folder: the roster matched (grader.outcomes.roster.Match)."""
 
 
 def discover(directory: Path) -> list[Task]:
@@ -263,6 +265,7 @@ def run(
     due: datetime | deadline.Deadlines | None = None,
     policy: deadline.Policy | None = None,
     record=None,
+    roster=None,
 ) -> Batch:
     """Grade every submission of a class (or one shard of it) with hidden checks included.
 
@@ -272,6 +275,7 @@ def run(
     policy chooses (grader.batch.deadline), from a copy; its result says how late it is.
     record(results, manifest): called before the outputs are written (a gradebook records the
     run), returning what changed since each submission's previous run (report.html shows it).
+    roster: a grader.outcomes.roster.Roster joined into the outputs (see write_outputs).
     """
     with tempfile.TemporaryDirectory(prefix="grader-deadline-") as copies:
         return _run(
@@ -289,6 +293,7 @@ def run(
             policy=policy or deadline.Policy(),
             copies=Path(copies),
             record=record,
+            roster=roster,
         )
 
 
@@ -392,6 +397,7 @@ def _run(
     policy,
     copies,
     record,
+    roster,
 ) -> Batch:
     started = time.monotonic()
     if out is not None:
@@ -449,7 +455,9 @@ def _run(
     changes = record(batch.results, manifest) if record is not None else None
     if out is not None:
         code = corpus(tasks, exercises, Path(root))
-        write_outputs(Path(out), batch.results, manifest, code=code, changes=changes)
+        batch.roster = write_outputs(
+            Path(out), batch.results, manifest, code=code, changes=changes, roster=roster
+        )
     return batch
 
 
@@ -529,23 +537,31 @@ def write_outputs(
     manifest: Manifest,
     code: dict | None = None,
     changes=None,
-) -> None:
+    roster=None,
+):
     """results.json, batch.json, grades.csv, junit.xml, summary.md, report.html (the class at a
     glance), lms/ (grades for Canvas, Moodle and Google Classroom), similarity.html (pairs of
     submissions to look at), sources.json (what it compared, for merge), gradescope/<id>/ and
     feedback/<id>.md. code: the corpus the similarity report compares (see corpus()); None:
-    no similarity report."""
+    no similarity report. roster (grader.outcomes.roster.Roster): joined into results.json,
+    grades.csv, summary.md, report.html and the LMS files; returns its Match (None without)."""
     out.mkdir(parents=True, exist_ok=True)
     lang = manifest.language
+    match = lms.people(results, roster) if roster is not None else None
+    people = match.people if match is not None else None
     similarity = similar(code) if code is not None else None
     if code is not None:
         atomic_write(out / SOURCES, json.dumps(code, sort_keys=True, ensure_ascii=True) + "\n")
     stats = classstats.compute(results, attempt=manifest.attempt)
-    batchfile.write(out, results, manifest)
-    csvout.write(out / CSV, results, manifest.exercises)
+    batchfile.write(out, results, manifest, people)
+    csvout.write(out / CSV, results, manifest.exercises, people)
     junit.write(out / JUNIT, results, lang)
     markdown.write(
-        out / SUMMARY, stats, lang, course=similarity[2] if similarity is not None else None
+        out / SUMMARY,
+        stats,
+        lang,
+        course=similarity[2] if similarity is not None else None,
+        roster=match,
     )
     deadline_set = any(r.late is not None for r in results)
     page.write(
@@ -561,6 +577,7 @@ def write_outputs(
         alike.write_html(
             out / SIMILARITY, similarity[0], similarity[1], lang, course=similarity[2]
         )
-    lms.write_all(out, results, manifest.exercises, lang)
+    lms.write_all(out, results, manifest.exercises, lang, people=people)
     gradescope.write(out, results, lang)
     feedback.write(out, results, lang, attempt=manifest.attempt)
+    return match

@@ -137,6 +137,13 @@ def _parser() -> argparse.ArgumentParser:
         "(default: the config's deadline; late_policy says what later commits do)",
     )
     bat.add_argument("--lang", choices=config_mod.LANGUAGES)
+    bat.add_argument(
+        "--roster",
+        type=Path,
+        metavar="FILE",
+        help="the class's roster CSV (GitHub Classroom's, or login,name,email,lms_id): "
+        "names and LMS identifiers in every output",
+    )
     new = sub.add_parser("new", help="scaffold a new exercise (teachers; see docs/authoring.md)")
     new.add_argument("id", help="the new exercise's id, e.g. retain_graph_twice")
     new.add_argument(
@@ -153,6 +160,13 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="FILE",
         help="SQLite gradebook to record the run in (default: config gradebook)",
+    )
+    mer.add_argument(
+        "--roster",
+        type=Path,
+        metavar="FILE",
+        help="the class's roster CSV (GitHub Classroom's, or login,name,email,lms_id): "
+        "names and LMS identifiers in every output",
     )
     rel = sub.add_parser("release", help="write the students' repository (teachers)")
     rel.add_argument(
@@ -746,6 +760,7 @@ def _batch(args, config, lang, exercises, console) -> int:
         raise GraderError(refused)
     due = deadline.Deadlines.read(args.deadline or config.deadline)
     policy = deadline.Policy(config.late_policy, config.late_penalty_per_day)
+    roster = _roster(args.roster)
     book = _Gradebook(args.gradebook or config.gradebook, "batch")
     with BatchProgress(total, console) as progress:
         done = batch.run(
@@ -761,7 +776,9 @@ def _batch(args, config, lang, exercises, console) -> int:
             due=due,
             policy=policy,
             record=book,
+            roster=roster,
         )
+    _tell_roster(done.roster)
     console.print(
         f"graded {len(done.results)} submission(s) in {done.seconds:.1f} s "
         f"({len(chosen)} exercise(s), seed from {config.seed_source}); outputs in "
@@ -793,11 +810,33 @@ def _batch(args, config, lang, exercises, console) -> int:
     return 1 if failed else 0
 
 
+def _roster(path: Path | None):
+    from grader.outcomes import roster
+
+    return roster.read(path) if path is not None else None
+
+
+def _tell_roster(match) -> None:
+    """The students missing from either side, on stderr (summary.md names them too)."""
+    if match is None:
+        return
+    if match.absent:
+        names = ", ".join(p.login + (f" ({p.name})" if p.name else "") for p in match.absent)
+        print(f"in the roster, no submission: {names}", file=sys.stderr)
+    if match.unlisted:
+        print(f"submissions not in the roster: {', '.join(match.unlisted)}", file=sys.stderr)
+
+
 def _merge(args, config, console) -> int:
     from grader.batch.merge import merge
 
     book = _Gradebook(args.gradebook or config.gradebook, "merge")
-    results, manifest = merge(folders=args.folders, out=args.out, record=book)
+    roster = _roster(args.roster)
+    results, manifest = merge(folders=args.folders, out=args.out, record=book, roster=roster)
+    if roster is not None:
+        from grader.report.classview import lms
+
+        _tell_roster(lms.people(results, roster))
     console.print(
         f"merged {len(args.folders)} folder(s), {len(results)} submission(s), "
         f"into {escape(str(args.out))}",

@@ -35,22 +35,30 @@ def _cells(values) -> list[str]:
     return [_num(v) if isinstance(v, (int, float)) else cell(str(v)) for v in values]
 
 
-def text(results: list[SubmissionResult], exercise_ids: list[str]) -> str:
-    """Exercise columns in the given order; an exercise a result lacks is an empty cell."""
+def text(results: list[SubmissionResult], exercise_ids: list[str], people=None) -> str:
+    """Exercise columns in the given order; an exercise a result lacks is an empty cell. people
+    (submission id -> grader.outcomes.roster.Person, batch --roster): three more columns, the
+    student's name, email and LMS id."""
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
     deadline = any(r.late is not None for r in results)  # batch --deadline: three more columns
     late_columns = ["commit", "late_commits", "late_penalty"] if deadline else []
-    out.writerow(_cells(["submission", *exercise_ids, "total", "max_score", *late_columns]))
+    who = ["name", "email", "lms_id"] if people is not None else []
+    out.writerow(_cells(["submission", *exercise_ids, "total", "max_score", *late_columns, *who]))
     for r in results:
         scores = {e.id: e.score for e in r.exercises}
         late = r.late or {}
         row = [r.submission, *(scores.get(i, "") for i in exercise_ids), r.score, r.max_score]
         if deadline:
             row += [late.get("commit", ""), late.get("later_commits", ""), late.get("penalty", "")]
+        if people is not None:
+            p = people.get(r.submission)
+            row += [p.name, p.email, p.lms_id] if p else ["", "", ""]
         out.writerow(_cells(row))
     return buf.getvalue()
 
 
-def write(path: Path, results: list[SubmissionResult], exercise_ids: list[str]) -> None:
-    atomic_write(Path(path), text(results, exercise_ids), newline="")
+def write(
+    path: Path, results: list[SubmissionResult], exercise_ids: list[str], people=None
+) -> None:
+    atomic_write(Path(path), text(results, exercise_ids, people), newline="")

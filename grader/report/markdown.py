@@ -16,6 +16,12 @@ from grader.report.statuswords import STATUS, late_words
 LABELS = {
     "id": {
         "title": "Penilaian kelas",
+        "roster": "Daftar mahasiswa",
+        "roster_ok": "Setiap kiriman cocok dengan satu mahasiswa di daftar, dan setiap mahasiswa "
+        "punya kiriman ({n}).",
+        "absent": "Di daftar, tanpa kiriman",
+        "unlisted": "Kiriman yang tidak ada di daftar (tidak masuk ekspor LMS dengan "
+        "identitasnya)",
         "late": "Kiriman terlambat",
         "subs": "kiriman",
         "mean": "rata-rata",
@@ -50,6 +56,11 @@ LABELS = {
     "en": {
         "title": "Class grading",
         "late": "Late submissions",
+        "roster": "Roster",
+        "roster_ok": "Every submission matches one student of the roster, and every student has "
+        "a submission ({n}).",
+        "absent": "In the roster, no submission",
+        "unlisted": "Submissions not in the roster (in the LMS files without their identifiers)",
         "overloaded": "**Not fully graded** (the grading machine was overloaded, also when graded "
         "again; their scores are not final, run batch again for these submissions):",
         "subs": "submissions",
@@ -92,9 +103,27 @@ def _bar(part: float, whole: float) -> str:
     return "█" * round(BAR * part / whole) if whole else ""
 
 
-def text(stats: ClassStats, lang: str, similarity=None, course=None) -> str:
+def roster_lines(match, lang: str) -> list[str]:
+    """The roster against the class (grader.outcomes.roster.Match): who has no submission, which
+    submissions the roster does not name."""
+    w = LABELS[lang]
+    lines = [f"### {w['roster']}", ""]
+    if not match.absent and not match.unlisted:
+        return lines + [w["roster_ok"].format(n=len(match.people)), ""]
+    if match.absent:
+        named = ", ".join(
+            f"`{_cell(p.login)}`" + (f" ({_cell(p.name)})" if p.name else "") for p in match.absent
+        )
+        lines += [f"{w['absent']}: {named}", ""]
+    if match.unlisted:
+        lines += [f"{w['unlisted']}: " + ", ".join(f"`{_cell(s)}`" for s in match.unlisted), ""]
+    return lines
+
+
+def text(stats: ClassStats, lang: str, similarity=None, course=None, roster=None) -> str:
     """summary.md; similarity: the per-exercise pairs (similarity.compute()); course: the pairs
-    ranked across the course (ranking.rank()), which stand in for them where given."""
+    ranked across the course (ranking.rank()), which stand in for them where given; roster: the
+    roster matched (grader.outcomes.roster.Match)."""
     w, status = LABELS[lang], STATUS[lang]
     lines = [f"## {w['title']}", ""]
     if not stats.submissions:
@@ -107,6 +136,8 @@ def text(stats: ClassStats, lang: str, similarity=None, course=None) -> str:
     ]
     if stats.overloaded:
         lines += [w["overloaded"] + " " + ", ".join(f"`{_cell(s)}`" for s in stats.overloaded), ""]
+    if roster is not None:
+        lines += roster_lines(roster, lang)
     if stats.late:
         lines += [f"### {w['late']}", ""]
         lines += [f"- `{_cell(sid)}`: {_cell(late_words(late, lang))}" for sid, late in stats.late]
@@ -164,5 +195,7 @@ def text(stats: ClassStats, lang: str, similarity=None, course=None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write(path: Path, stats: ClassStats, lang: str, similarity=None, course=None) -> None:
-    atomic_write(Path(path), text(stats, lang, similarity, course))
+def write(
+    path: Path, stats: ClassStats, lang: str, similarity=None, course=None, roster=None
+) -> None:
+    atomic_write(Path(path), text(stats, lang, similarity, course, roster))

@@ -19,8 +19,14 @@ layout that system's own grade import reads:
 
 A submission is known by its folder's name; a GitHub Classroom clone is named
 `<assignment>-<login>` (grader.batch.classroom), so the assignment's prefix is stripped and the
-login is the identifier. `Email address` / `Email Address` is filled only where the identifier
-is an email address (a folder named so). Every text cell goes through grader.report.csvout.cell,
+login is the identifier. Without a roster, `Email address` / `Email Address` is filled only where
+the identifier is an email address (a folder named so). With a roster (grader.outcomes.roster), the
+student's row takes its name (Canvas's `Student`, Classroom's first and last name), its LMS id
+(Canvas's `SIS User ID`, Moodle's `ID number`) and its email (Canvas's `SIS Login ID`, Moodle's
+and Classroom's email columns): never guessed, only copied from the roster.
+
+Each file has a twin with one grade column, the total (`canvas_total.csv`, ...), for a course
+that keeps the assignment as one grade item instead of one per exercise. Every text cell goes through grader.report.csvout.cell,
 so that no name a spreadsheet would run as a formula is written as one; scores are numbers.
 """
 
@@ -30,12 +36,13 @@ import csv
 import io
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from grader.common.safetext import atomic_write
 from grader.outcomes.results import SubmissionResult
+from grader.outcomes.roster import Person
 from grader.report import csvout
 
 FOLDER = "lms"
@@ -80,6 +87,15 @@ def _assignment(results: Sequence[SubmissionResult], assignment: str | None) -> 
     return infer_assignment([r.submission for r in results])
 
 
+def people(results: Sequence[SubmissionResult], roster, assignment: str | None = None):
+    """The roster matched to the results (grader.outcomes.roster.Match), each submission by its
+    login as this module reads it (`<assignment>-` stripped, inferred where not given)."""
+    from grader.outcomes.roster import match
+
+    slug = _assignment(results, assignment)
+    return match(roster, [r.submission for r in results], lambda sid: student(sid, slug))
+
+
 def _columns(results: Sequence[SubmissionResult], exercises: Sequence[str], lang: str):
     """Per exercise id (in the given order): its column title and its maximum score."""
     titles: dict[str, str] = {}
@@ -103,18 +119,44 @@ def _csv(rows: list[list[str]]) -> str:
     return buf.getvalue()
 
 
-def _rows(results, exercises, assignment, identity):
-    """A row per submission: identity(identifier) then the scores."""
+def _rows(results, exercises, assignment, identity, people, total):
+    """A row per submission: identity(identifier, roster entry) then the scores (or the total)."""
     for r in results:
         scores = {e.id: e.score for e in r.exercises}
         who = student(r.submission, assignment)
-        yield [csvout.cell(x) for x in identity(who)] + [
-            _num(scores.get(i, "")) for i in exercises
-        ]
+        cells = [csvout.cell(x) for x in identity(who, people.get(r.submission))]
+        if total:
+            yield cells + [_num(round(r.score, 6))]
+        else:
+            yield cells + [_num(scores.get(i, "")) for i in exercises]
 
 
-def _email(who: str) -> str:
+def _email(who: str, person: Person | None = None) -> str:
+    if person is not None and person.email:
+        return person.email
     return who if _EMAIL.match(who) else ""
+
+
+def _names(person: Person | None) -> list[str]:
+    """First and last name from the roster's name (the last word is the last name)."""
+    if person is None or not person.name.strip():
+        return ["", ""]
+    first, _, last = person.name.strip().rpartition(" ")
+    return [first, last] if first else [last, ""]
+
+
+def _canvas(who: str, person: Person | None) -> list[str]:
+    if person is None:
+        return [who, "", "", "", ""]
+    return [person.name or who, "", person.lms_id, person.email, ""]
+
+
+def _moodle(who: str, person: Person | None) -> list[str]:
+    return [who, person.lms_id if person else "", _email(who, person)]
+
+
+def _classroom(who: str, person: Person | None) -> list[str]:
+    return [_email(who, person), *_names(person), who]
 
 
 @dataclass(frozen=True)
@@ -123,15 +165,17 @@ class Format:
     row of points possible follows the header (Canvas)."""
 
     identity: tuple[str, ...]
-    who: Callable[[str], list[str]]
+    who: Callable[[str, Person | None], list[str]]
     points_row: str | None = None
 
 
 FORMATS = {
-    "canvas": Format(tuple(CANVAS_IDENTITY), lambda who: [who, "", "", "", ""], CANVAS_POINTS),
-    "moodle": Format(tuple(MOODLE_IDENTITY), lambda who: [who, "", _email(who)]),
-    "classroom": Format(tuple(CLASSROOM_IDENTITY), lambda who: [_email(who), "", "", who]),
+    "canvas": Format(tuple(CANVAS_IDENTITY), _canvas, CANVAS_POINTS),
+    "moodle": Format(tuple(MOODLE_IDENTITY), _moodle),
+    "classroom": Format(tuple(CLASSROOM_IDENTITY), _classroom),
 }
+TOTAL = {"id": "Nilai total", "en": "Total"}
+"""The single grade column's title, followed by the assignment where it is known."""
 
 
 def export_text(
@@ -141,28 +185,35 @@ def export_text(
     lang: str,
     *,
     assignment: str | None = None,
+    people: Mapping[str, Person] | None = None,
+    total: bool = False,
 ) -> str:
-    """The grades as `fmt`'s CSV: its identity columns, then a column per exercise."""
+    """The grades as `fmt`'s CSV: its identity columns, then a column per exercise (or, with
+    total, one column: each submission's total after any late penalty). people: submission id
+    -> its roster entry (grader.outcomes.roster.match, with people()'s student)."""
     heads, maxima = _columns(results, exercises, lang)
     slug = _assignment(results, assignment)
+    if total:
+        heads = [f"{TOTAL[lang]} ({slug})" if slug else TOTAL[lang]]
+        maxima = [max((r.max_score for r in results), default="")]
     rows = [[csvout.cell(h) for h in [*fmt.identity, *heads]]]
     if fmt.points_row is not None:
         blanks = [""] * (len(fmt.identity) - 1)
         rows.append([fmt.points_row, *blanks] + [_num(m) for m in maxima])
-    rows += _rows(results, exercises, slug, fmt.who)
+    rows += _rows(results, exercises, slug, fmt.who, people or {}, total)
     return _csv(rows)
 
 
-def canvas_text(results, exercises, lang, *, assignment=None) -> str:
-    return export_text(FORMATS["canvas"], results, exercises, lang, assignment=assignment)
+def canvas_text(results, exercises, lang, **options) -> str:
+    return export_text(FORMATS["canvas"], results, exercises, lang, **options)
 
 
-def moodle_text(results, exercises, lang, *, assignment=None) -> str:
-    return export_text(FORMATS["moodle"], results, exercises, lang, assignment=assignment)
+def moodle_text(results, exercises, lang, **options) -> str:
+    return export_text(FORMATS["moodle"], results, exercises, lang, **options)
 
 
-def classroom_text(results, exercises, lang, *, assignment=None) -> str:
-    return export_text(FORMATS["classroom"], results, exercises, lang, assignment=assignment)
+def classroom_text(results, exercises, lang, **options) -> str:
+    return export_text(FORMATS["classroom"], results, exercises, lang, **options)
 
 
 def write_all(
@@ -172,8 +223,10 @@ def write_all(
     lang: str,
     *,
     assignment: str | None = None,
+    people: Mapping[str, Person] | None = None,
 ) -> list[Path]:
-    """Write OUT/lms/canvas.csv, moodle.csv and google_classroom.csv; returns their paths.
+    """Write OUT/lms/canvas.csv, moodle.csv and google_classroom.csv, and each one's twin with
+    the total alone (canvas_total.csv, ...); returns their paths. people: see export_text().
 
     exercises_order: the exercise ids, one column each, in this order (manifest.exercises).
     assignment: the GitHub Classroom assignment (the `<assignment>` of `<assignment>-submissions`)
@@ -185,12 +238,16 @@ def write_all(
     folder = Path(out) / FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, make in (
-        (CANVAS, canvas_text),
-        (MOODLE, moodle_text),
-        (CLASSROOM, classroom_text),
-    ):
-        path = folder / name
-        atomic_write(path, make(results, exercises_order, lang, assignment=assignment), newline="")
-        written.append(path)
+    for total in (False, True):
+        for name, make in (
+            (CANVAS, canvas_text),
+            (MOODLE, moodle_text),
+            (CLASSROOM, classroom_text),
+        ):
+            path = folder / (name.replace(".csv", "_total.csv") if total else name)
+            text = make(
+                results, exercises_order, lang, assignment=assignment, people=people, total=total
+            )
+            atomic_write(path, text, newline="")
+            written.append(path)
     return written

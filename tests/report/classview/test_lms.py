@@ -25,12 +25,15 @@ def _clones():
     ]
 
 
-def test_write_all_writes_the_three_files(tmp_path):
+def test_write_all_writes_the_three_files_and_their_totals(tmp_path):
     paths = lms.write_all(tmp_path, klass(), ["ex"], "en")
     assert [p.relative_to(tmp_path).as_posix() for p in paths] == [
         "lms/canvas.csv",
         "lms/moodle.csv",
         "lms/google_classroom.csv",
+        "lms/canvas_total.csv",
+        "lms/moodle_total.csv",
+        "lms/google_classroom_total.csv",
     ]
     assert all(p.read_text(encoding="utf-8").count("\n") >= 5 for p in paths)
 
