@@ -157,7 +157,7 @@ _ANSWERS = {
         "mutants/trivial_identity": "def f(x):\n    return x.clone()\n",
         "mutants/TODO_real_mistake": "def f(x):\n    return torch.tanh(x)\n",
         "mutants/TODO_clamped_input": "def f(x):\n    return torch.tanh(x.clamp(-3, 3)) * x\n",
-        "mutants/TODO_sigmoid": "def f(x):\n    return torch.sigmoid(x) * x\n",
+        "mutants/TODO_other_function": "def f(x):\n    return torch.atan(x) * x\n",
         "mutants/TODO_grad_mode_off": "def f(x):\n"
         "    torch.set_grad_enabled(False)  # left off for the caller\n"
         "    return torch.tanh(x) * x\n",

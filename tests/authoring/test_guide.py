@@ -18,7 +18,7 @@ def test_validate_warns_below_the_guide_and_passes(tmp_path, fast, capsys):
     spec.write_text(re.sub(r"(?m)^topics: \[\].*$", "topics: [loss]", spec.read_text()))
     solutions = tmp_path / "solutions"
     (solutions / "variants" / "demo" / "sinh_over_cosh.py").unlink()
-    (solutions / "mutants" / "demo" / "TODO_sigmoid.py").unlink()
+    (solutions / "mutants" / "demo" / "TODO_other_function.py").unlink()
     args = ["--exercises-dir", str(tmp_path / "exercises"), *fast]
     code = main(args + ["validate", "demo", "--solutions", str(solutions)])
     out = capsys.readouterr().out
