@@ -206,3 +206,16 @@ def test_a_roster_joined_by_merge_fills_the_lms_identifiers(course_term, tmp_pat
     assert {s["student"]["name"] for s in joined if "student" in s} == {
         f"{login.title()} Siswa" for login in course_term.results if login != "fajar"
     }
+
+
+def test_the_report_page_opens_on_every_student_and_the_copied_pair(course_term):
+    text = (course_term.out / "report.html").read_text(encoding="utf-8")
+    table = text[text.index("id=students-by-name") : text.index("id=students-by-total")]
+    for login in course_term.results:
+        link = f'href="feedback/latihan-autograd-{login}.md"'
+        assert link in table, login
+        assert (course_term.out / "feedback" / f"latihan-autograd-{login}.md").is_file()
+    assert "commit(s) after the deadline" in table  # dewi
+    assert "id=timeline" in text and "id=distributions" in text
+    pairs = text[text.index("id=course-pairs") :].split("</table>")[0]
+    assert pairs.count("<tr><td class=n>") == 1 and "eko" in pairs and "hana" in pairs

@@ -456,7 +456,13 @@ def _run(
     if out is not None:
         code = corpus(tasks, exercises, Path(root))
         batch.roster = write_outputs(
-            Path(out), batch.results, manifest, code=code, changes=changes, roster=roster
+            Path(out),
+            batch.results,
+            manifest,
+            code=code,
+            changes=changes,
+            roster=roster,
+            deadline=due.default if due is not None else None,
         )
     return batch
 
@@ -531,6 +537,18 @@ def _apart(submissions: Path, out: Path) -> None:
         )
 
 
+def _names(results: list[SubmissionResult], people) -> dict[str, str]:
+    """Each submission's student as report.html names them: the roster's name, else the login."""
+    slug = lms.infer_assignment([r.submission for r in results])
+    out = {}
+    for r in results:
+        person = (people or {}).get(r.submission)
+        out[r.submission] = (
+            person.name if person and person.name else lms.student(r.submission, slug)
+        )
+    return out
+
+
 def write_outputs(
     out: Path,
     results: list[SubmissionResult],
@@ -538,13 +556,15 @@ def write_outputs(
     code: dict | None = None,
     changes=None,
     roster=None,
+    deadline: datetime | None = None,
 ):
     """results.json, batch.json, grades.csv, junit.xml, summary.md, report.html (the class at a
     glance), lms/ (grades for Canvas, Moodle and Google Classroom), similarity.html (pairs of
     submissions to look at), sources.json (what it compared, for merge), gradescope/<id>/ and
     feedback/<id>.md. code: the corpus the similarity report compares (see corpus()); None:
     no similarity report. roster (grader.outcomes.roster.Roster): joined into results.json,
-    grades.csv, summary.md, report.html and the LMS files; returns its Match (None without)."""
+    grades.csv, summary.md, report.html and the LMS files; returns its Match (None without).
+    deadline: the course's deadline, drawn on report.html's timeline of commits."""
     out.mkdir(parents=True, exist_ok=True)
     lang = manifest.language
     match = lms.people(results, roster) if roster is not None else None
@@ -572,6 +592,8 @@ def write_outputs(
         late=[(sid, late_words(late, lang)) for sid, late in stats.late] if deadline_set else None,
         changes=changes,
         course=similarity[2] if similarity is not None else None,
+        names=_names(results, people),
+        deadline=deadline,
     )
     if similarity is not None:
         alike.write_html(

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from grader.outcomes.results import SubmissionResult
 from grader.specs.model import Text
@@ -62,6 +64,98 @@ class ExerciseStats:
     @property
     def mean(self) -> float:
         return statistics.fmean(self.scores) if self.scores else 0.0
+
+    @property
+    def bins(self) -> list[tuple[float, float, int]]:
+        """The attempts' scores in EXERCISE_BINS bins of the maximum, then full marks apart:
+        (low %, high %, submissions)."""
+        counts = [0] * (EXERCISE_BINS + 1)
+        for score in self.scores:
+            if self.max_score > 0 and score >= self.max_score:
+                counts[EXERCISE_BINS] += 1
+            else:
+                share = score / self.max_score if self.max_score > 0 else 0.0
+                counts[min(int(EXERCISE_BINS * share), EXERCISE_BINS - 1)] += 1
+        width = 100 / EXERCISE_BINS
+        out = [(i * width, (i + 1) * width, counts[i]) for i in range(EXERCISE_BINS)]
+        return out + [(100.0, 100.0, counts[EXERCISE_BINS])]
+
+
+EXERCISE_BINS = 4
+"""An exercise's distribution: [0, 25%), ... [75%, 100%), then full marks apart."""
+
+
+@dataclass(frozen=True)
+class Student:
+    """One submission as a row of the class's table."""
+
+    submission: str
+    name: str
+    """The roster's name, else the submission's login (its id without the assignment)."""
+    score: float
+    max_score: float
+    exercises: dict[str, float]
+    """Exercise id -> score (an exercise the result lacks is absent)."""
+    late: dict | None
+    """SubmissionResult.late."""
+
+
+@dataclass(frozen=True)
+class Pushed:
+    """When a submission's graded commit was made, against the deadline."""
+
+    submission: str
+    committed: datetime
+    """The graded commit's committer date."""
+    latest: datetime | None
+    """The latest commit's date, where it is after the deadline (deadline + late_seconds)."""
+    late: bool
+    """Graded late, or with commits after the deadline."""
+
+
+def students(
+    results: list[SubmissionResult], names: Mapping[str, str] | None = None
+) -> list[Student]:
+    """A row per submission, by name (case aside), then by id. names: submission id -> the name
+    to show (a roster's name, or the login)."""
+    names = names or {}
+    rows = [
+        Student(
+            r.submission,
+            names.get(r.submission) or r.submission,
+            r.score,
+            r.max_score,
+            {e.id: e.score for e in r.exercises},
+            r.late,
+        )
+        for r in results
+    ]
+    return sorted(rows, key=lambda s: (s.name.casefold(), s.submission))
+
+
+def _when(text) -> datetime | None:
+    try:
+        return datetime.fromisoformat(str(text))
+    except ValueError:
+        return None
+
+
+def pushes(results: list[SubmissionResult], deadline: datetime | None) -> list[Pushed]:
+    """Per submission graded against a deadline, its graded commit's date and, where it has
+    later commits and the deadline is known, its latest commit's; by commit date."""
+    out = []
+    for r in results:
+        late = r.late or {}
+        committed = _when(late.get("committed"))
+        if committed is None:
+            continue
+        after = late.get("late_seconds")
+        latest = None
+        if deadline is not None and after is not None:
+            latest = deadline + timedelta(seconds=float(after))
+        flagged = bool(late.get("later_commits") or late.get("graded_late"))
+        out.append(Pushed(r.submission, committed, latest, flagged))
+    return sorted(out, key=lambda p: (p.committed, p.submission))
 
 
 @dataclass

@@ -1,6 +1,7 @@
 """The class report, OUT/report.html: one static page a teacher opens from disk.
 
-Everything is inline (the CSS, the histogram as a base64 PNG drawn with matplotlib's Agg
+It opens on the class's table of students (frontpage.py: totals, exercises, lateness, a link
+to each feedback file). Everything is inline (the CSS, the histogram as a base64 PNG drawn with matplotlib's Agg
 backend, or as inline SVG where matplotlib is not installed), the page runs no script, and its
 Content-Security-Policy lets it load nothing from anywhere: no server, no network. It shows the
 score histogram, each exercise's and each check's pass rate lowest first (from ClassStats, so
@@ -16,19 +17,23 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader.common import safetext
+from grader.outcomes import classstats
 from grader.outcomes.classstats import ClassStats, ExerciseStats
 from grader.outcomes.results import SubmissionResult
 from grader.report import markdown
-from grader.report.classview import pairsview, ranking
+from grader.report.classview import frontpage, pairsview, ranking
+from grader.report.classview.histogram import _bin_label, histogram_png, histogram_svg
+
+__all__ = ["histogram_png", "histogram_svg", "text", "write", "count_causes", "cause_meaning"]
 from grader.report.classview.ranking import CoursePair
 from grader.report.statuswords import STATUS
 
@@ -46,7 +51,6 @@ CSP = (
     "form-action 'none'"
 )
 """No script, no request: only the inline style and the inline image (data: URLs)."""
-BAR_COLOUR, FULL_COLOUR = "#4c72b0", "#2e8b57"
 
 _WORDS = {
     "id": {
@@ -207,78 +211,6 @@ def _rate_bar(part: float, whole: float) -> str:
         f'<span class="bar"><span style="width:{100 * share:.0f}%;'
         f'background:hsl({hue},55%,45%)"></span></span>'
     )
-
-
-def _bin_label(low: float, high: float) -> str:
-    return "100" if low == high else f"{low:g}–{high:g}"
-
-
-def histogram_png(stats: ClassStats, lang: str) -> bytes | None:
-    """The score distribution as a PNG (matplotlib, Agg backend, no pyplot state), or None
-    where matplotlib is not installed. Byte for byte the same for the same stats and
-    matplotlib version (no timestamp, no software tag)."""
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-        from matplotlib.ticker import MaxNLocator
-    except ImportError:
-        return None
-    w = LABELS[lang]
-    labels = [_bin_label(low, high) for low, high, _ in stats.distribution]
-    counts = [n for _, _, n in stats.distribution]
-    colours = [FULL_COLOUR if low == high else BAR_COLOUR for low, high, _ in stats.distribution]
-    fig = Figure(figsize=(8.8, 3.4), dpi=100)
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
-    bars = ax.bar(range(len(counts)), counts, color=colours, width=0.85)
-    ax.bar_label(bars, labels=[str(n) if n else "" for n in counts], padding=2, fontsize=9)
-    ax.set_xticks(range(len(labels)), labels, fontsize=8)
-    ax.set_xlabel(w["score"])
-    ax.set_ylabel(w["count"])
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_ylim(0, max(counts, default=0) * 1.15 + 0.5)
-    ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", metadata={"Software": None})
-    return buf.getvalue()
-
-
-def histogram_svg(stats: ClassStats, lang: str) -> str:
-    """The same bars as inline SVG, for a machine without matplotlib."""
-    w = LABELS[lang]
-    width, height, left, bottom, top = 880, 300, 50, 50, 20
-    n = len(stats.distribution)
-    most = max((c for _, _, c in stats.distribution), default=0) or 1
-    step = (width - left - 10) / n
-    parts = [
-        f'<svg viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" role="img" aria-label="{_t(w["hist_alt"])}" '
-        'font-family="sans-serif" font-size="11">',
-        f'<line x1="{left}" y1="{height - bottom}" x2="{width - 10}" y2="{height - bottom}" '
-        'stroke="#333"/>',
-    ]
-    for i, (low, high, count) in enumerate(stats.distribution):
-        h = (height - bottom - top) * count / most
-        x = left + i * step + step * 0.075
-        y = height - bottom - h
-        colour = FULL_COLOUR if low == high else BAR_COLOUR
-        parts.append(
-            f'<rect x="{x:.1f}" y="{y:.1f}" width="{step * 0.85:.1f}" height="{h:.1f}" '
-            f'fill="{colour}"/>'
-        )
-        cx = left + (i + 0.5) * step
-        if count:
-            parts.append(f'<text x="{cx:.1f}" y="{y - 4:.1f}" text-anchor="middle">{count}</text>')
-        parts.append(
-            f'<text x="{cx:.1f}" y="{height - bottom + 16}" text-anchor="middle">'
-            f"{_t(_bin_label(low, high))}</text>"
-        )
-    parts.append(
-        f'<text x="{left + (width - left) / 2:.0f}" y="{height - 10}" text-anchor="middle">'
-        f"{_t(w['score'])}</text></svg>"
-    )
-    return "".join(parts)
 
 
 def _histogram(stats: ClassStats, lang: str) -> str:
@@ -504,6 +436,8 @@ def text(
     similarity: Sequence[tuple[str, str, str, float]] | None = None,
     changes: Sequence[Change] | None = None,
     course: Sequence[CoursePair] | None = None,
+    names: Mapping[str, str] | None = None,
+    deadline: datetime | None = None,
 ) -> str:
     """The page as one HTML string; see write()."""
     w = LABELS[lang]
@@ -520,11 +454,18 @@ def text(
         if stats.overloaded:
             names = ", ".join(_code(s) for s in stats.overloaded)
             body.append(f"<p class=warn>{_t(w['overloaded'].replace('**', ''))} {names}</p>")
+        order = [e.id for e in stats.exercises]
+        body.append(frontpage.students(classstats.students(list(results), names), order, lang))
         body.append(f"<h2>{_t(w['dist'])}</h2>{_histogram(stats, lang)}")
+        body.append(frontpage.distributions(stats, lang))
         body.append(_exercises(stats, lang))
         body.append(_checks(stats, lang))
         body.append(_causes(count_causes(results) if causes is None else causes, lang))
         body.append(_late(late, lang))
+        if late is not None:
+            body.append(
+                frontpage.timeline(classstats.pushes(list(results), deadline), deadline, lang)
+            )
         if course is not None:
             body.append(pairsview.section(course, lang, ranking.DEFAULT_THRESHOLD, _detail))
         elif similarity is not None:
@@ -536,7 +477,7 @@ def text(
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f'<meta name="referrer" content="no-referrer">\n<title>{_t(w["page"])}</title>\n'
-        f"<style>{_STYLE}</style>\n</head>\n<body>\n<main>\n"
+        f"<style>{_STYLE}{frontpage.STYLE}</style>\n</head>\n<body>\n<main>\n"
         + "\n".join(body)
         + "\n</main>\n</body>\n</html>\n"
     )
@@ -553,6 +494,8 @@ def write(
     similarity: Sequence[tuple[str, str, str, float]] | None = None,
     changes: Sequence[Change] | None = None,
     course: Sequence[CoursePair] | None = None,
+    names: Mapping[str, str] | None = None,
+    deadline: datetime | None = None,
 ) -> None:
     """Write the class report to `path` (OUT/report.html), in one piece.
 
@@ -563,6 +506,8 @@ def write(
     from 0 to 1 (shown as a percentage); None leaves the section out. changes: a gradebook's
     grader.outcomes.gradebook.changes() for this run; None (no gradebook) leaves it out.
     course: the pairs ranked across the course (ranking.rank()), shown instead of `similarity`.
+    names: submission id -> the student's name in the table of students (default: the id).
+    deadline: drawn on the timeline of commits (which the late records give).
     """
     safetext.atomic_write(
         Path(path),
@@ -575,5 +520,7 @@ def write(
             similarity=similarity,
             changes=changes,
             course=course,
+            names=names,
+            deadline=deadline,
         ),
     )

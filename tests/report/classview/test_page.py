@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import re
+from datetime import datetime
 
 import browser
 import pytest
@@ -152,3 +153,43 @@ def test_a_real_browser_draws_the_page(tmp_path):
     assert shot.is_file() and shot.stat().st_size > 10_000, log[-2000:]
     # Text, bars in several colours and the histogram's antialiased edges: far from blank.
     assert browser.distinct_colours(shot) > 50
+
+
+def test_the_page_opens_on_every_student_with_a_link_to_their_feedback(tmp_path):
+    results = _class()
+    results[0].late = {
+        "commit": "abc",
+        "committed": "2026-12-05T20:15:00+07:00",
+        "later_commits": 2,
+        "late_seconds": 3600.0,
+        "graded_late": False,
+    }
+    results[1].late = {
+        "commit": "def",
+        "committed": "2026-12-12T09:30:00+07:00",
+        "later_commits": 0,
+        "late_seconds": None,
+        "graded_late": True,
+    }
+    names = {r.submission: f"Name of {r.submission}" for r in results}
+    names["budi"] = "Aaron <b>"
+    path = tmp_path / page.FILE
+    page.write(
+        path,
+        results,
+        classstats.compute(results),
+        "en",
+        late=[],
+        names=names,
+        deadline=datetime.fromisoformat("2026-12-10T23:59:00+07:00"),
+    )
+    html = path.read_text(encoding="utf-8")
+    by_name = html[html.index("id=students-by-name") : html.index("id=students-by-total")]
+    assert by_name.index("Aaron &lt;b&gt;") < by_name.index("Name of ana")
+    assert by_name.count('href="feedback/') == len(results)
+    assert 'href="feedback/budi.md"' in by_name and "<details><summary>By total" in html
+    assert "commit(s) after the deadline" in by_name and "graded late" in by_name
+    assert "id=distributions" in html and "id=timeline" in html and "deadline</text>" in html
+    assert "<script" not in html.lower() and "Aaron <b>" not in html
+    console, shot, log = browser.draw(path, tmp_path)
+    assert console == [] and shot.is_file(), log[-2000:]
