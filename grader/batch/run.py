@@ -594,6 +594,7 @@ def write_outputs(
         course=similarity[2] if similarity is not None else None,
         names=_names(results, people),
         deadline=deadline,
+        attempt=manifest.attempt,
     )
     if similarity is not None:
         alike.write_html(

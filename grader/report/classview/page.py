@@ -176,14 +176,18 @@ class Cause:
     """Submissions with at least one of them."""
 
 
-def count_causes(results: Sequence[SubmissionResult]) -> list[Cause]:
+def count_causes(results: Sequence[SubmissionResult], attempt=None) -> list[Cause]:
     """Causes over the visible checks that ran and did not pass (failed, error, timeout), most
     submissions first, then most checks, then by exercise and cause. A hidden check's cause is
-    never counted (batch removes it anyway: it names what the worker sent)."""
+    never counted (batch removes it anyway: it names what the worker sent). attempt(submission,
+    exercise) (Manifest.attempt): only the submissions that attempted the exercise count, so an
+    untouched starter's NotImplementedError is no mistake of the class's."""
     checks: Counter = Counter()
     who: dict[tuple[str, str], set[str]] = defaultdict(set)
     for r in results:
         for e in r.exercises:
+            if e.untouched or (attempt is not None and attempt(r.submission, e.id) != "attempted"):
+                continue
             for c in e.checks:
                 if c.hidden or c.status not in FAILED or not c.cause:
                     continue
@@ -438,6 +442,7 @@ def text(
     course: Sequence[CoursePair] | None = None,
     names: Mapping[str, str] | None = None,
     deadline: datetime | None = None,
+    attempt=None,
 ) -> str:
     """The page as one HTML string; see write()."""
     w = LABELS[lang]
@@ -460,7 +465,7 @@ def text(
         body.append(frontpage.distributions(stats, lang))
         body.append(_exercises(stats, lang))
         body.append(_checks(stats, lang))
-        body.append(_causes(count_causes(results) if causes is None else causes, lang))
+        body.append(_causes(count_causes(results, attempt) if causes is None else causes, lang))
         body.append(_late(late, lang))
         if late is not None:
             body.append(
@@ -496,6 +501,7 @@ def write(
     course: Sequence[CoursePair] | None = None,
     names: Mapping[str, str] | None = None,
     deadline: datetime | None = None,
+    attempt=None,
 ) -> None:
     """Write the class report to `path` (OUT/report.html), in one piece.
 
@@ -507,7 +513,8 @@ def write(
     grader.outcomes.gradebook.changes() for this run; None (no gradebook) leaves it out.
     course: the pairs ranked across the course (ranking.rank()), shown instead of `similarity`.
     names: submission id -> the student's name in the table of students (default: the id).
-    deadline: drawn on the timeline of commits (which the late records give).
+    deadline: drawn on the timeline of commits (which the late records give). attempt: see
+    count_causes().
     """
     safetext.atomic_write(
         Path(path),
@@ -522,5 +529,6 @@ def write(
             course=course,
             names=names,
             deadline=deadline,
+            attempt=attempt,
         ),
     )

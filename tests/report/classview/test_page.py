@@ -193,3 +193,17 @@ def test_the_page_opens_on_every_student_with_a_link_to_their_feedback(tmp_path)
     assert "<script" not in html.lower() and "Aaron <b>" not in html
     console, shot, log = browser.draw(path, tmp_path)
     assert console == [] and shot.is_file(), log[-2000:]
+
+
+def test_an_untouched_starter_is_no_mistake_of_the_class():
+    results = _class()
+    by_name = {r.submission: r for r in results}
+    by_name["ana"].exercises[0].checks[0].cause = "raised:NotImplementedError:f"
+    by_name["ana"].exercises[0].untouched = True
+    counted = page.count_causes(results)
+    assert all(c.cause != "raised:NotImplementedError:f" for c in counted)
+    skipped = page.count_causes(
+        results, lambda sid, ex: "untouched" if sid == "dewi" else "attempted"
+    )
+    assert {c.cause for c in skipped} == {"raised:ValueError:f", "raised:<img src=x>:f"}
+    assert next(c for c in skipped if c.cause == "raised:ValueError:f").submissions == 1
