@@ -440,7 +440,12 @@ def stale(py: Path, notebook: Path, exercise_id: str) -> str | None:
 def main(argv=None) -> int:
     import argparse
 
-    root = Path(__file__).resolve().parents[2]
+    # The course the command runs in (as every grader command finds it), else the grader's own.
+    here = Path.cwd().resolve()
+    course = next(
+        (p for p in (here, *here.parents) if (p / "exercises" / "ORDER").is_file()), None
+    )
+    root = course or Path(__file__).resolve().parents[2]
     parser = argparse.ArgumentParser(
         prog=COMMAND,
         description="Write the notebook starters (notebooks/<id>.ipynb) from the .py starters "
