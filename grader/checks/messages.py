@@ -124,7 +124,9 @@ def _precision_note(m: Mismatch) -> Text:
 
 def raised(error: dict, fn: str, phase: str) -> Text:
     kind, msg = error.get("type", "Exception"), error.get("message", "")
-    if kind == "MemoryError" or "can't allocate memory" in msg or "out of memory" in msg:
+    # The worker's own limit only: an "out of memory" the code raises itself (an exercise's
+    # simulated memory model, a GPU's) is reported with its own message below.
+    if kind == "MemoryError" or "can't allocate memory" in msg:
         return both(
             "{fn} kehabisan memori (batas per worker).",
             "{fn} ran out of memory (the per-worker limit).",
