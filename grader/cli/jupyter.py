@@ -120,32 +120,34 @@ def check(*ids: str, lang: str | None = None, fresh: bool = False) -> Report | N
 
 def hint(exercise: str, *, all: bool = False, reset: bool = False, lang: str | None = None):
     """The next hint of an exercise (`python -m grader hint`), shown inline."""
-    if os.environ.get(IN_WORKER):
-        return None
-    words = WORDS[lang if lang in WORDS else "id"]
-    root = find_root(Path.cwd())
-    if root is None:
-        return _message(words["no_course"].format(here=Path.cwd()))
     command = ["hint", exercise] + (["--all"] if all else []) + (["--reset"] if reset else [])
-    return _report(words["hint"].format(id=exercise), _run(command, root, lang, False))
+    return _in_course(command, lang, lambda words, root: words["hint"].format(id=exercise))
 
 
 def course(*, lang: str | None = None, fresh: bool = False):
     """The course view (`python -m grader`) of the course the kernel works in, as saved."""
+    return _in_course(
+        ["--fresh"] if fresh else [], lang, lambda words, root: words["course"].format(root=root)
+    )
+
+
+def _in_course(command: list[str], lang: str | None, said) -> Report | None:
+    """`python -m grader COMMAND` in the course the kernel works in, shown under said(words,
+    root); nothing while the notebook itself is being graded."""
     if os.environ.get(IN_WORKER):
         return None
     words = WORDS[lang if lang in WORDS else "id"]
     root = find_root(Path.cwd())
     if root is None:
         return _message(words["no_course"].format(here=Path.cwd()))
-    return _report(words["course"].format(root=root), _run([], root, lang, fresh))
+    return _report(said(words, root), _run(command, root, lang, False))
 
 
 def _run(command: list[str], root: Path, lang: str | None, fresh: bool):
     """`python -m grader COMMAND` in the course folder, its output captured."""
     command = [sys.executable, "-m", "grader", *command]
     command += ["--lang", lang] if lang else []
-    command += ["--fresh"] if fresh and command[3:4] != ["hint"] else []
+    command += ["--fresh"] if fresh else []
     return subprocess.run(
         command, cwd=root, env=_environment(), capture_output=True, text=True, check=False
     )
