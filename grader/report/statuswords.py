@@ -70,12 +70,16 @@ def _late_line(late: dict, lang: str) -> str:
         text = f"graded commit {short} ({late.get('committed', '?')})"
         if later:
             text += f"; late: {later} commit(s), {span(after, lang)} after the deadline"
+            if not late.get("graded_late"):
+                text += ", not graded"
         if penalty:
             text += f"; late penalty {penalty:.0%}"
         return text
     text = f"commit yang dinilai {short} ({late.get('committed', '?')})"
     if later:
         text += f"; terlambat: {later} commit, {span(after, lang)} setelah tenggat"
+        if not late.get("graded_late"):
+            text += ", tidak dinilai"
     if penalty:
         text += f"; potongan keterlambatan {penalty:.0%}"
     return text

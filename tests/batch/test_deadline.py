@@ -59,8 +59,8 @@ def test_the_last_commit_before_the_deadline_is_graded_and_the_rest_counted(late
     late = deadline.judge(repo, DEADLINE)
     assert late is not None and late.commit == before and not late.graded_late
     assert late.later == 2 and late.after == pytest.approx(3 * 3600 + 10 * 60)
-    assert "late: 2 commit(s), 3 h 10 min after the deadline" in late.words("en")
-    assert "terlambat: 2 commit" in late.words("id")
+    assert "late: 2 commit(s), 3 h 10 min after the deadline, not graded" in late.words("en")
+    assert "terlambat: 2 commit" in late.words("id") and "tidak dinilai" in late.words("id")
     head = subprocess.run(
         ["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True
     ).stdout
@@ -85,7 +85,7 @@ def test_policies_penalty_and_latest_grade_the_latest_commit(late_repo):
     repo, _, latest = late_repo
     penalty = deadline.judge(repo, DEADLINE, deadline.Policy("penalty", per_day=0.1))
     assert penalty.commit == latest and penalty.graded_late and penalty.penalty == 0.1
-    assert "late penalty 10%" in penalty.words("en")
+    assert "late penalty 10%" in penalty.words("en") and "not graded" not in penalty.words("en")
     flagged = deadline.judge(repo, DEADLINE, deadline.Policy("latest"))
     assert flagged.commit == latest and flagged.graded_late and flagged.penalty == 0.0
     later = deadline.judge(
