@@ -14,7 +14,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from grader.common import safetext, wire
+from grader.common import ownlines, safetext, wire
 from grader.grading.judge import error_dict
 from grader.loader.config import Config
 from grader.sandbox.client import Sandbox
@@ -328,6 +328,7 @@ class Session:
             raw = f.read(OUTPUT_SHOWN * 4 + 1)
             rest = max(0, os.fstat(f.fileno()).st_size - mark - len(raw))
         text = safetext.clean(raw.decode("utf-8", errors="replace"), OUTPUT_SHOWN * 8)
+        text = ownlines.output(text, self.scratch)  # the student's frames only, said once
         cut = max(0, len(text) - OUTPUT_SHOWN)
         return text[:OUTPUT_SHOWN], cut + rest
 

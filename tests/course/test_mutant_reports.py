@@ -1,0 +1,84 @@
+"""Every known mutant's report, as a student and a class's feedback see it: it names the
+student's own files and lines only, never a file of the grader, an exercise's plugin, a
+temporary folder or torch's sources (issue 43)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+
+import pytest
+from rich.console import Console
+
+from grader.grading.grade import grade
+from grader.loader.config import Config
+from grader.report import feedback, jsonout, terminal
+from tests.conftest import EXERCISES, SOLUTIONS
+
+IDS = sorted(p.name for p in (SOLUTIONS / "mutants").iterdir() if p.is_dir())
+FEW = Config(examples=3, time_per_call=2.0, time_per_exercise=60.0)
+"""Few examples: each mutant's first failure and its shrunk input are what is read."""
+
+NOT_THE_STUDENTS = re.compile(
+    r"\bgrader[/\\]\w|grader_plugins|exercises[/\\]\w+[/\\]plugin|\bplugin[/\\]\w+\.py"
+    r"|\b(?:template|worker|probes)\.py\b|site-packages|dist-packages|\.cpp\b"
+    r"|[/\\]tmp[/\\]|\bgrader-\w{4,}|\btorch[/\\]\w+[/\\]|Triggered internally"
+)
+
+
+def reports(result) -> str:
+    """Everything a student or a class reads of a result: the terminal report in both
+    languages, the Markdown feedback and the JSON (less its environment)."""
+    out = []
+    for lang in ("en", "id"):
+        buf = io.StringIO()
+        terminal.render(result, lang, Console(file=buf, width=200))
+        out.append(buf.getvalue())
+        out.append(feedback.text(result, lang))
+        doc = jsonout.result_dict(result, lang)
+        doc.pop("environment", None)
+        doc.pop("format", None)
+        out.append(json.dumps(doc, indent=1, ensure_ascii=False))
+    return "\n".join(out)
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory, sandbox, exercises):
+    """exercise id -> [(mutant name, its reports)], graded once per exercise on demand."""
+    done: dict = {}
+    root = tmp_path_factory.mktemp("mutant-reports")
+
+    def of(exercise_id: str) -> list[tuple[str, str]]:
+        if exercise_id not in done:
+            rows = []
+            for mutant in sorted((SOLUTIONS / "mutants" / exercise_id).glob("*.py")):
+                sub = root / f"{exercise_id}-{mutant.stem}"
+                shutil.rmtree(sub, ignore_errors=True)
+                sub.mkdir()
+                shutil.copyfile(mutant, sub / f"{exercise_id}.py")
+                result = grade(
+                    submission_dir=sub,
+                    exercises=[exercises[exercise_id]],
+                    config=FEW,
+                    sandbox=sandbox,
+                )
+                rows.append((mutant.stem, reports(result)))
+            done[exercise_id] = rows
+        return done[exercise_id]
+
+    return of
+
+
+@pytest.mark.spread
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_no_report_names_the_grader_a_plugin_or_a_temporary_folder(graded, exercise_id):
+    assert (EXERCISES / exercise_id).is_dir()
+    leaks = [
+        f"{name}: {line.strip()[:160]}"
+        for name, text in graded(exercise_id)
+        for line in text.splitlines()
+        if NOT_THE_STUDENTS.search(line)
+    ]
+    assert leaks == []
