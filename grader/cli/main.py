@@ -357,7 +357,13 @@ def _run(args, console, sandbox, busy=None) -> int:
     if args.command in TEACHERS:
         _teachers_copy(exercises, args.command)
     if args.command == "validate":
-        return _validate(args, config, lang, exercises, sandbox, console)
+        from grader.cli.validating import validate
+
+        # Audited as the class is graded: hidden checks and the grading seed (the release's
+        # own check proves the keys and starters on the public seed's recorded examples).
+        grading = _grading_config(config, None, console)
+        chosen = _select(exercises, args.ids)
+        return validate(args, config, grading, chosen, sandbox, console, lang)
     if args.command == "draw":
         return _draw(args, config, exercises, sandbox, console)
     if args.command == "batch":
@@ -603,142 +609,6 @@ def _draw(args, config, exercises, sandbox, console) -> int:
         )
     console.print("commit the files written: a fresh clone's first check reads them")
     return 0
-
-
-def _validate(args, config, lang, exercises, sandbox, console) -> int:
-    from grader.authoring.draw import missing
-    from grader.authoring.validate import (
-        TRIVIAL_PREFIX,
-        TRIVIAL_SHARE,
-        audit,
-        miss_reason,
-        notebook_miss,
-    )
-
-    # Audited as the class is graded: hidden checks and the grading seed (the release's own
-    # check proves the keys and starters on the public seed's recorded examples).
-    public, config = config, _grading_config(config, None, console)
-    console.print(
-        f"[dim]validating with the seed from {config.seed_source}, hidden checks "
-        "included, as `batch` grades[/]",
-        soft_wrap=True,
-    )
-
-    chosen = _select(exercises, args.ids)
-    if not args.solutions.is_dir():
-        raise GraderError(
-            f"solutions folder not found: {args.solutions}; validate needs the "
-            "answer key (solutions/<id>.py, variants/ and mutants/), or give "
-            "--solutions DIR"
-        )
-    all_ok = True
-    for exercise in chosen:
-        result = audit(exercise=exercise, solutions=args.solutions, config=config, sandbox=sandbox)
-        table = Table(title=f"{exercise.id}", title_justify="left")
-        for col in ("role", "file", "score", "verdict", "caught by / status"):
-            table.add_column(col)
-        for t in result.trials:
-            verdict = "[green]ok[/]" if t.ok else f"[red]MISS[/] (must be {t.limit})"
-            score = f"{t.result.score:g}/{t.result.max_score:g}"
-            if t.role == "mutant":
-                info = ", ".join(t.caught_by)
-            elif t.role in ("trivial", "starter") and t.result.status != "missing":
-                info = "points from: " + (", ".join(t.earned_by) or "none")
-            else:
-                info = t.result.status
-            table.add_row(t.role, escape(Path(t.file).name), score, verdict, escape(info))
-        console.print(table)
-        for t in result.trials:
-            if not t.ok:
-                console.print(
-                    f"[red]MISS[/] {escape(t.file)}: {escape(miss_reason(t, lang))}",
-                    soft_wrap=True,
-                )
-        for problem in result.mislabeled() + result.misclaimed():
-            console.print(f"[red]MISS[/] {escape(problem)}", soft_wrap=True)
-        rules = result.rules()
-        for rule_id, breakers in result.rule_breakers().items():
-            if breakers:
-                names = ", ".join(Path(f).name for f in breakers)
-                console.print(f"rule {rule_id}: broken by {escape(names)}", soft_wrap=True)
-            elif rule_id in result.unshown_principles():
-                console.print(
-                    f"[yellow]principle {rule_id}: judged on every call, but no mutant here "
-                    'shows it yet (one that says "Breaks the rule '
-                    f'{rule_id}.")[/]',
-                    soft_wrap=True,
-                )
-            else:
-                console.print(
-                    f"[red]MISS[/] rule {rule_id} ({escape(rules[rule_id])}): no mutant is "
-                    'shown to break it; add one that says "Breaks the rule '
-                    f'{rule_id}." (solutions/mutants/{exercise.id}/NAME.py) and that a check '
-                    "observing the rule catches, or take the rule out of the instructions",
-                    soft_wrap=True,
-                )
-        reasons = {c.id: c.rationale for c in exercise.checks if c.hidden}
-        for check_id, caught in result.hidden_catches().items():
-            if caught:
-                names = ", ".join(Path(f).name for f in caught)
-                console.print(
-                    f"hidden check {check_id}: catches what the visible checks miss "
-                    f"in {escape(names)}",
-                    soft_wrap=True,
-                )
-            elif reasons.get(check_id):
-                console.print(
-                    f"[yellow]hidden check {check_id}: catches no mutant the visible "
-                    f"checks miss; its rationale: {escape(reasons[check_id])}[/]",
-                    soft_wrap=True,
-                )
-            else:
-                console.print(
-                    f"[red]MISS[/] hidden check {check_id}: catches no mutant the "
-                    "visible checks miss; add one (solutions/mutants/"
-                    f"{exercise.id}/NAME.py) or say why in its `rationale:`",
-                    soft_wrap=True,
-                )
-        v_ok, v_all = result.count("variant")
-        m_ok, m_all = result.count("mutant")
-        t_ok, t_all = result.count("trivial")
-        s_ok, _ = result.count("starter")
-        console.print(
-            f"{exercise.id}: variants accepted {v_ok}/{v_all}, "
-            f"mutants rejected {m_ok}/{m_all} "
-            f"(mutation score {100 * m_ok / max(m_all, 1):.0f}%), "
-            f"trivial answers held to {TRIVIAL_SHARE:.0%} {t_ok}/{t_all}, "
-            f"starter at 0: {'yes' if s_ok else 'NO'}",
-            soft_wrap=True,
-        )
-        undrawn = missing(exercise, public)
-        if undrawn:
-            console.print(
-                f"[yellow]exercises/{exercise.id}/examples.drawn holds no examples of "
-                f"{escape(', '.join(undrawn))} for this spec and config: run `python -m grader draw "
-                f"{exercise.id}` and commit it (a fresh clone's first check draws them "
-                "otherwise)[/]",
-                soft_wrap=True,
-            )
-        fewer = result.below_guide()
-        if fewer:
-            console.print(
-                f"[yellow]warning: {exercise.id} has {escape(', '.join(fewer))}: "
-                "docs/authoring.md, step 4 (hidden checks: the spec's keys)[/]",
-                soft_wrap=True,
-            )
-        stale_notebook = notebook_miss(exercise)
-        if stale_notebook:
-            console.print(f"[red]MISS[/] {escape(stale_notebook)}", soft_wrap=True)
-            all_ok = False
-        if not result.complete:
-            console.print(
-                f"[red]{exercise.id}: needs at least one variant, one mutant and one "
-                f"trivial answer (solutions/mutants/{exercise.id}/"
-                f"{TRIVIAL_PREFIX}*.py)[/]",
-                soft_wrap=True,
-            )
-        all_ok &= result.ok
-    return 0 if all_ok else 1
 
 
 def _batch(args, config, lang, exercises, console) -> int:

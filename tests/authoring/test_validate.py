@@ -57,6 +57,7 @@ def test_sound_audit_exits_0_with_table(tmp_path, fast, capsys):
     assert "rule save_for_backward: broken by stashed_on_ctx.py" in out
     # the course's committed examples are for its own config, not this fast one
     assert "exercises/custom_sigmoid/examples.drawn holds no examples of" in out
+    assert out.rstrip().splitlines()[-1].startswith("validate: all 1 exercise(s) pass the audit")
 
 
 def test_a_stated_rule_no_mutant_breaks_is_a_miss(tmp_path, fast, capsys):
@@ -71,6 +72,7 @@ def test_a_stated_rule_no_mutant_breaks_is_a_miss(tmp_path, fast, capsys):
     out = capsys.readouterr().out
     assert code == 1
     assert "MISS rule save_for_backward" in out and "Breaks the rule save_for_backward." in out
+    assert "validate: 0 of 1 exercise(s) pass the audit; misses in custom_sigmoid" in out
     assert "starter" in out and "trivial" in out
 
 
