@@ -17,6 +17,12 @@ Contoh pemakaian / usage:
     y = sigmoid(x)
     y.sum().backward()
     print(x.grad)          # σ(x)(1 - σ(x))
+
+Dilarang (di seluruh file ini), alias privatnya (torch._...) juga /
+Forbidden (anywhere in this file), their private aliases (torch._...) too:
+    torch.sigmoid, torch.sigmoid_, torch.Tensor.sigmoid, torch.Tensor.sigmoid_,
+    torch.nn.functional.sigmoid, torch.special.expit, torch.nn.Sigmoid,
+    torch.nn.functional.logsigmoid, torch.nn.LogSigmoid.
 """
 
 import torch

@@ -14,6 +14,10 @@ Contoh pemakaian / usage:
     y = round_ste(x)          # tensor([0., 2.])
     y.sum().backward()
     x.grad                    # tensor([1., 1.])
+
+Dilarang (di seluruh file ini), alias privatnya (torch._...) juga /
+Forbidden (anywhere in this file), their private aliases (torch._...) too:
+    torch.autograd.Function.
 """
 
 import torch

@@ -12,6 +12,10 @@ Contoh pemakaian / usage:
     model = nn.Linear(10, 5)
     model(torch.randn(3, 10)).sum().backward()
     total = clip_grad_norm(list(model.parameters()), 1.0, 2.0)   # tensor(...)
+
+Dilarang (di clip_grad_norm), alias privatnya (torch._...) juga /
+Forbidden (in clip_grad_norm), their private aliases (torch._...) too:
+    torch.nn.utils.
 """
 
 import torch

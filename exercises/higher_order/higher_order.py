@@ -12,6 +12,10 @@ Contoh pemakaian / usage:
 
     second_derivative(torch.tensor([1.0]))      # 6·sin(1) + 6·cos(1) - sin(1)
     hvp(torch.tensor([0.5, -1.0]), torch.tensor([1.0, 0.0]))    # the first column of H
+
+Dilarang (di seluruh file ini), alias privatnya (torch._...) juga /
+Forbidden (anywhere in this file), their private aliases (torch._...) too:
+    torch.autograd.functional, torch.func.
 """
 
 import torch

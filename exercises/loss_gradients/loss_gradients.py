@@ -11,6 +11,10 @@ Contoh pemakaian / usage:
 
     pred = torch.tensor([0.1, 0.9, 0.2]); target = torch.tensor([0.0, 1.0, 0.0])
     mse_grad_mean(pred, target)      # tensor([ 0.0667, -0.0667,  0.1333])
+
+Dilarang (di seluruh file ini), alias privatnya (torch._...) juga /
+Forbidden (anywhere in this file), their private aliases (torch._...) too:
+    torch.autograd, torch.func, torch.Tensor.backward, torch.Tensor.requires_grad_.
 """
 
 import torch

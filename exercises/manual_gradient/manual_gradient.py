@@ -14,6 +14,11 @@ Fungsi yang diturunkan / the functions to differentiate (the grader uses its own
     L       = mean((relu(x W1ᵀ + b1) W2ᵀ + b2 - y)²)      (mean over all elements)
 
     x: N x D, W1: H x D, b1: H, W2: O x H, b2: O, y: N x O.
+
+Dilarang (di df, grad_g, mlp_grads), alias privatnya (torch._...) juga /
+Forbidden (in df, grad_g, mlp_grads), their private aliases (torch._...) too:
+    torch.autograd, torch.func, torch.Tensor.backward, torch.Tensor.requires_grad_,
+    torch.Tensor.requires_grad, torch.Tensor.retain_grad.
 """
 
 import torch

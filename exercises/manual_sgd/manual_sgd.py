@@ -14,6 +14,10 @@ Contoh pemakaian / usage:
     w = torch.randn(3, requires_grad=True)
     (w ** 2).sum().backward()
     sgd_step([w], lr=0.1)   # w berubah di tempat / w changes in place; w.grad kosong / cleared
+
+Dilarang (di sgd_step), alias privatnya (torch._...) juga /
+Forbidden (in sgd_step), their private aliases (torch._...) too:
+    torch.optim.
 """
 
 import torch

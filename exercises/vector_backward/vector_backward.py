@@ -12,6 +12,10 @@ Contoh pemakaian / usage:
     x = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)
     vector_grad(x, torch.ones_like(x))     # cos(x)·x² + 2x·sin(x)
     jacobian(x).shape                      # (3, 3)
+
+Dilarang (di seluruh file ini), alias privatnya (torch._...) juga /
+Forbidden (anywhere in this file), their private aliases (torch._...) too:
+    torch.autograd.functional, torch.func.
 """
 
 import torch

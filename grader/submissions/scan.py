@@ -8,17 +8,22 @@ flagged on any receiver, and so is setting `requires_grad` to true.
 
 A name counts by what it reaches, not how it is spelled: a path that resolves in torch to the
 same object as a forbidden API (`torch._C._special.special_expit` is `torch.special.expit`) is
-that API, and torch's private namespace (`torch._C`, `torch._refs`, `Variable._execution_engine`:
-any path with a `_name` part) is forbidden wherever an API is, since what it reaches cannot be
-told from its name (`torch._C._ImperativeEngine().run_backward` is autograd).
+that API. A path into torch's private namespace (any `_name` part) is forbidden only where it
+reaches a forbidden API, i.e. is an alias of one: the same object; a private home of a forbidden
+module (`torch._functorch` is where `torch.func` lives, `torch._C._functorch` its core); a
+private function of the same name (`torch._refs.sigmoid` under a `torch.sigmoid` rule); or one of
+autograd's private entry points (PRIVATE_ALIASES: `torch._C._ImperativeEngine` runs backward,
+`torch._make_dual` is forward-mode autograd). Every other private name is allowed: the fused
+`torch._foreach_*` ops compute what their loops would, and no rule the student reads bans them.
 """
 
 from __future__ import annotations
 
 import ast
+import types
 from dataclasses import dataclass
 
-from grader.sandbox.trap import matches, resolve
+from grader.sandbox.trap import FORWARD_AD, _home, _tree, matches, resolve
 
 # Method names that user classes commonly define too: left to the runtime trap.
 AMBIGUOUS_METHODS = {"backward", "forward", "apply", "grad"}
@@ -160,35 +165,88 @@ def private(path: str) -> bool:
     )
 
 
-_targets_cache: dict[tuple, set[int]] = {}
+_ENGINE = ("torch.autograd.backward", "torch.autograd.grad", "torch.Tensor.backward")
+PRIVATE_ALIASES: dict[str, tuple[str, ...]] = {
+    **{path: (api,) for path, api in FORWARD_AD.items()},
+    "torch._C._ImperativeEngine": _ENGINE,
+    "torch._C._EngineBase": _ENGINE,
+    "torch._C._autograd": ("torch.autograd",),
+    "torch._C._functions": ("torch.autograd",),
+    "torch._C._FunctionBase": ("torch.autograd.Function",),
+    "torch._C._functorch": ("torch.func",),
+    "torch._functorch": ("torch.func",),
+}
+"""Private spellings of public APIs that identity cannot show (a class, a C module): each
+reaches the APIs it maps to (autograd's engine is what backward, grad and Tensor.backward run)."""
+
+_targets_cache: dict[tuple, tuple[dict[int, str], dict[str, str], dict[str, str]]] = {}
 
 
-def _forbidden_ids(patterns) -> set[int]:
-    """Identities of the objects the forbidden patterns name (callables, not modules)."""
+def _forbidden(patterns) -> tuple[dict[int, str], dict[str, str], dict[str, str]]:
+    """What the forbidden patterns name: identities of the objects (callables, not modules);
+    the modules they cover, with the private ones defining what they export (torch.func's
+    functions live in torch._functorch), and the files of those modules, each to its pattern;
+    the functions' and classes' own names, each to its pattern."""
     key = tuple(sorted(patterns))
     if key not in _targets_cache:
-        ids = set()
+        ids: dict[int, str] = {}
+        homes: dict[str, str] = {}
+        names: dict[str, str] = {}
         for pattern in key:
             found = resolve(pattern)
-            if found is not None and callable(found[2]) and not isinstance(found[2], type):
-                ids.add(id(found[2]))
-        _targets_cache[key] = ids
+            if found is None:
+                continue
+            obj = found[2]
+            if isinstance(obj, types.ModuleType):
+                for module in _tree(pattern, obj):
+                    homes.setdefault(module.__name__, pattern)
+                    if getattr(module, "__file__", None):
+                        homes.setdefault(module.__file__, pattern)
+            elif callable(obj):
+                names.setdefault(pattern.split(".")[-1], pattern)
+                if not isinstance(obj, type):
+                    ids.setdefault(id(obj), pattern)
+        _targets_cache[key] = (ids, homes, names)
     return _targets_cache[key]
+
+
+def _private_reach(path: str, patterns) -> str | None:
+    """The forbidden API a private path is an alias of (see the module's docstring)."""
+    for alias, apis in PRIVATE_ALIASES.items():
+        if path == alias or path.startswith(alias + "."):
+            hit = next((api for api in apis if matches(api, patterns)), None)
+            if hit:
+                return hit
+    _, homes, names = _forbidden(patterns)
+    if path.split(".")[-1] in names:
+        return names[path.split(".")[-1]]
+    try:
+        found = resolve(path)
+    except Exception:  # a torch attribute that raises on access
+        return None
+    if found is None:
+        return None
+    obj = found[2]
+    home = obj.__name__ if isinstance(obj, types.ModuleType) else _home(obj)
+    return homes.get(home) if isinstance(home, str) else None
 
 
 def reaches(path: str, patterns) -> str | None:
     """The forbidden API a torch path reaches: by name, by being the same object, or by
-    being private (see the module's docstring)."""
+    being a private alias of one (see the module's docstring)."""
     if matches(path, patterns):
         return path
-    if private(path):
-        return f"{path} (private torch API)"
     try:
         found = resolve(path)
     except Exception:  # a torch attribute that raises on access: judged by name only
         found = None
-    if found is not None and id(found[2]) in _forbidden_ids(patterns):
+    api = _forbidden(patterns)[0].get(id(found[2])) if found is not None else None
+    if api is not None and not private(path):
         return path
+    if private(path):
+        api = api or _private_reach(path, patterns)
+        if api is not None:
+            return f"{path} (private torch API: {api})"
     return None
 
 

@@ -83,7 +83,10 @@ OUTCOMES = {
     "key_rewrite_results": ("full", []),
     "huge_message": ("failed", ["raised ValueError: xxxx"]),
     "escape_message": ("failed", ["\\x1b[32mTotal: 61/61"]),
-    "alias_engine": ("forbidden", ["torch._C._ImperativeEngine (private torch API)"]),
+    "alias_engine": (
+        "forbidden",
+        ["torch._C._ImperativeEngine (private torch API: torch.autograd.backward)"],
+    ),
     "runtime_engine_helper": ("forbidden_run", ["grad_g", "made a tensor that requires grad"]),
     "runtime_autograd_importlib": (
         "forbidden_run",
@@ -102,8 +105,8 @@ OUTCOMES = {
         "forbidden_run",
         [
             "grad_g called torch.autograd.forward_ad.enter_dual_level",
-            "torch._C._enter_dual_level (private torch API) (line ",
-            "torch._make_dual (private torch API) (line ",
+            "torch._C._enter_dual_level (private torch API: torch.autograd.forward_ad.enter_dual_level) (line ",
+            "torch._make_dual (private torch API: torch.autograd.forward_ad.make_dual) (line ",
             ", _partial);",
         ],
     ),

@@ -108,8 +108,8 @@ class Sigmoid:
 
 
 def test_a_name_counts_by_what_it_reaches():
-    """A second name for the same torch object is that object; torch's private namespace is
-    forbidden wherever an API is, since what it reaches cannot be told from its name."""
+    """A second name for the same torch object is that object; a private name counts only as
+    the forbidden API it is an alias of."""
     src = """
 import torch
 from torch import _C as C
@@ -121,8 +121,14 @@ def df(x):
 """
     tree = ast.parse(src)
     found = {f.function: f.name for f in scan(tree, ["sigmoid", "df"], ["torch.special.expit"])}
-    assert "private torch API" in found["sigmoid"] and "special_expit" in found["sigmoid"]
-    assert "_ImperativeEngine" in found["df"]
+    assert found["sigmoid"] == (
+        "torch._C._special.special_expit (private torch API: torch.special.expit)"
+    )
+    assert "df" not in found  # autograd's engine is no alias of torch.special.expit
+    found = {f.function: f.name for f in scan(tree, ["sigmoid", "df"], ["torch.autograd"])}
+    assert found == {
+        "df": "torch._C._ImperativeEngine (private torch API: torch.autograd.backward)"
+    }
     found = scan(
         ast.parse("import torch\ndef g(x):\n    return torch.sigmoid(x)\n"),
         ["g"],
@@ -175,3 +181,32 @@ def df(x):
     }
     assert all("unused" != f.function for f in found)
     assert names(src, functions=["unused"]) == ["torch.autograd.grad"]
+
+
+def test_a_private_name_is_forbidden_only_as_an_alias():
+    """No unstated ban: the fused torch._foreach_* ops, torch._C itself and other private names
+    that reach no forbidden API are allowed; private homes of a forbidden API are not."""
+    from grader.submissions.scan import reaches
+
+    src = """
+import torch
+def sgd_step(params, lr):
+    grads = [p.grad for p in params]
+    torch._foreach_add_([p.data for p in params], grads, alpha=-lr)
+    torch._C._get_tracing_state()
+def clip_grad_norm(params, max_norm):
+    norms = torch._foreach_norm([p.grad for p in params])
+    torch._foreach_mul_([p.grad for p in params], 0.5)
+    return torch.stack(norms)
+"""
+    tree = ast.parse(src)
+    for apis in (["torch.optim"], ["torch.nn.utils"], ["torch.autograd", "torch.func"]):
+        assert scan(tree, ["sgd_step", "clip_grad_norm"], apis) == []
+    assert reaches("torch._refs.sigmoid", ["torch.sigmoid"])  # a private function of that name
+    assert reaches("torch._functorch.eager_transforms.vjp", ["torch.func"])
+    assert reaches("torch._functorch", ["torch.func"])
+    assert reaches("torch._C._functorch", ["torch.autograd.functional", "torch.func"])
+    assert reaches("torch._make_dual", ["torch.autograd"])
+    assert reaches("torch._C._ImperativeEngine", ["torch.Tensor.backward"])
+    assert reaches("torch._C._ImperativeEngine", ["torch.optim"]) is None
+    assert reaches("torch._C", ["torch.autograd"]) is None
