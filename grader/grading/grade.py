@@ -543,6 +543,7 @@ def apply_constraints(
     earns them only once some non-constraint check of the exercise passes. `only`: the ids of
     the rows that may change (the hidden ones, judged after the visible ones are final)."""
     by_id = {r.id: r for r in rows}
+    _apply_bonuses(checks, by_id, only)
     achievements = [c for c in checks if not is_constraint(c)]
     anything = [c.id for c in achievements]
     for check in checks:
@@ -579,6 +580,50 @@ def apply_constraints(
                 "Belum dinilai: belum ada pemeriksaan nilai yang lulus.",
                 "Not awarded yet: no value check passes yet.",
             )
+        )
+
+
+def _covers(check: Check, functions: set[str]) -> bool:
+    """Whether a check covers any of the functions (a whole-file check covers them all)."""
+    mine = _covered(check)
+    return (
+        "*" in mine
+        or "*" in functions
+        or any(f in functions or f.split(".")[0] in functions for f in mine)
+    )
+
+
+def _apply_bonuses(checks: list[Check], by_id: dict, only: set[str] | None) -> None:
+    """A bonus is earned on top of a passing main property, never instead of it: a passed
+    bonus check keeps its points only where every other (not bonus) check among `checks` of
+    the functions it covers passed too (gradgradcheck on a backward that returns None while
+    the backward's own checks fail earns nothing)."""
+    for check in checks:
+        row = by_id.get(check.id)
+        if (
+            not check.bonus
+            or row is None
+            or row.status != "passed"
+            or (only is not None and check.id not in only)
+        ):
+            continue
+        functions = _covered(check)
+        failing = sorted(
+            c.id
+            for c in checks
+            if not c.bonus
+            and c.id in by_id
+            and by_id[c.id].status != "passed"
+            and _covers(c, functions)
+        )
+        if not failing:
+            continue
+        row.status, row.points = "skipped", 0.0
+        row.message = both(
+            "Bonus belum dinilai: {f} belum lulus {c}.",
+            "Bonus not awarded yet: {f} does not pass {c} yet.",
+            f=", ".join(sorted(functions)),
+            c=", ".join(failing),
         )
 
 

@@ -110,3 +110,34 @@ def test_starter_scores_zero_with_not_implemented(grade_files, starters):
     assert ex.score == 0
     assert all(c.status == "error" for c in dynamic)
     assert "NotImplementedError" in dynamic[0].message.en
+
+
+def test_a_bonus_needs_the_main_property_it_builds_on(grade_files):
+    """A backward that returns None: the forward's checks pass, gradgradcheck has nothing to
+    object to, but the backward's own checks fail, and the bonus is not earned on top of them."""
+    ex = grade(
+        grade_files,
+        """
+        import torch
+
+        class Sigmoid(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                y = 1 / (1 + torch.exp(-x))
+                ctx.save_for_backward(y)
+                return y
+
+            @staticmethod
+            def backward(ctx, grad_output):
+                return None
+
+        def sigmoid(x):
+            return Sigmoid.apply(x)
+    """,
+    )
+    rows = {c.id: c for c in ex.checks}
+    assert rows["forward_value"].status == "passed"
+    assert rows["backward_vjp"].status != "passed"
+    bonus = rows["double_backward"]
+    assert (bonus.status, bonus.points, ex.bonus_score) == ("skipped", 0, 0)
+    assert "Bonus not awarded yet" in bonus.message.en and "backward_vjp" in bonus.message.en

@@ -164,3 +164,22 @@ def test_a_file_that_cannot_be_read_names_no_absolute_path(grade_files, tmp_path
     assert e.status == "error" and e.file == "nested/manual_gradient.py"
     assert e.message.en == "manual_gradient.py cannot be read: Permission denied"
     assert str(tmp_path) not in _texts(result)
+
+
+def test_a_bonus_counts_only_on_top_of_the_checks_it_builds_on(exercises):
+    """custom_sigmoid's bonus gradgradcheck, passed while the backward's value check fails:
+    skipped, naming the failing check; with every check of sigmoid passing it counts."""
+    ex = exercises["custom_sigmoid"]
+    bonus = next(c for c in ex.checks if c.bonus)
+    every = {c.id for c in ex.checks}
+    rows = _rows(ex, every - {"backward_vjp"})
+    apply_constraints(list(ex.checks), rows)
+    row = {r.id: r for r in rows}[bonus.id]
+    assert (row.status, row.points) == ("skipped", 0.0)
+    assert "backward_vjp" in row.message.en and row.message.id != row.message.en
+    rows = _rows(ex, every)
+    apply_constraints(list(ex.checks), rows)
+    assert {r.id: r.points for r in rows}[bonus.id] == bonus.points
+    rows = _rows(ex, every)
+    apply_constraints(list(ex.checks), rows, only=set())  # the hidden phase: visible rows final
+    assert {r.id: r.status for r in rows}[bonus.id] == "passed"
