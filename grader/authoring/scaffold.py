@@ -215,7 +215,8 @@ def create(*, root: Path, exercise_id: str, kind: str = "value") -> list[Path]:
             "exists: choose another id, or edit the existing exercise"
         )
     spec = (_VALUE_SPEC if kind == "value" else _SCENARIO_SPEC).format(
-        id=exercise_id, topics=", ".join(config.course_topics(root))
+        id=exercise_id,
+        topics=", ".join(config.course_topics(root) or ("any id: config.yaml names none",)),
     )
     starter = _STARTER.format(id=exercise_id, args="x" if kind == "value" else "w, lr")
     files = {

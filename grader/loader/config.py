@@ -26,16 +26,6 @@ _UNITS = {
 }
 
 
-BUILTIN_TOPICS = tuple(
-    (
-        "requires_grad grad_fn is_leaf parameter freezing inplace no_grad detach "
-        "grad_accumulation zero_grad retain_graph higher_order vector_backward loss "
-        "grad_clipping custom_function anomaly_detection manual_gradient nan_debugging "
-        "gradient_penalty"
-    ).split()
-)
-"""The course's topics where config.yaml names none (`topics:`): the list the grader held before
-topics were data, so that an older config keeps loading its specs."""
 _TOPIC_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -84,12 +74,13 @@ class Config:
     """The share of the score a penalty takes per day (or part of one) late, e.g. 0.1."""
     topics: tuple[Topic, ...] | None = None
     """The course's topics (`topics:`), the only ones a spec may name; None where the config
-    names none (then BUILTIN_TOPICS hold)."""
+    names none (then a spec may name any, as before topics were data: an older config keeps
+    loading its specs, and the core names no course's topics)."""
 
     @property
-    def topic_ids(self) -> tuple[str, ...]:
-        """The ids a spec's `topics:` may use: the config's, else BUILTIN_TOPICS."""
-        return tuple(t.id for t in self.topics) if self.topics is not None else BUILTIN_TOPICS
+    def topic_ids(self) -> tuple[str, ...] | None:
+        """The ids a spec's `topics:` may use: the config's; None: any."""
+        return tuple(t.id for t in self.topics) if self.topics is not None else None
 
     def with_overrides(self, **changes) -> Config:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
@@ -196,14 +187,14 @@ def _topics(node) -> tuple[Topic, ...]:
 _COURSE_TOPICS: dict = {}
 
 
-def course_topics(root: Path) -> tuple[str, ...]:
-    """The topic ids of the course in root (its config.yaml's `topics:`, else BUILTIN_TOPICS),
-    remembered per file version."""
+def course_topics(root: Path) -> tuple[str, ...] | None:
+    """The topic ids of the course in root (its config.yaml's `topics:`; None where it names
+    none: any topic), remembered per file version."""
     path = Path(root) / "config.yaml"
     try:
         stat = path.stat()
     except OSError:
-        return BUILTIN_TOPICS
+        return None
     key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
     if key not in _COURSE_TOPICS:
         _COURSE_TOPICS[key] = load(path).topic_ids

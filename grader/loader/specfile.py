@@ -402,7 +402,9 @@ def _topics(node: Node, path: Path, allowed) -> NodeList:
     if allowed is None:
         allowed = config_mod.course_topics(path.resolve().parent.parent.parent)
     for i, topic in enumerate(topics):
-        if not isinstance(topic, str) or topic not in allowed:
+        if not isinstance(topic, str):
+            raise SpecError(node.file, topics.where(i), f"topics[{i}]", "expected a topic id")
+        if allowed is not None and topic not in allowed:
             raise SpecError(
                 node.file,
                 topics.where(i),
