@@ -127,6 +127,14 @@ def clean(text, limit: int = MAX_TEXT) -> str:
     return _BAD.sub(_replace, text)
 
 
+def html(text, limit: int = MAX_TEXT) -> str:
+    """Untrusted text as HTML: printable (clean), capped and escaped, quotes included (every
+    page of the class view writes names and messages through it)."""
+    import html as _html
+
+    return _html.escape(clean(str(text), limit), quote=True)
+
+
 def name(text, limit: int = MAX_NAME) -> str:
     """One line: clean() with newlines, tabs and carriage returns shown as escapes too."""
     if not isinstance(text, str):

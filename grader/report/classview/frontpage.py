@@ -7,7 +7,6 @@ the table, the second folded in a details element), every text escaped.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from datetime import datetime
 from urllib.parse import quote
@@ -67,7 +66,7 @@ TIMELINE_W, TIMELINE_H = 880, 120
 
 
 def _t(text, limit: int = 500) -> str:
-    return html.escape(safetext.clean(str(text), limit), quote=True)
+    return safetext.html(text, limit)
 
 
 def _late(s: Student, lang: str) -> str:

@@ -5,28 +5,21 @@ from __future__ import annotations
 
 import io
 
+from grader.common import safetext
 from grader.outcomes.classstats import ClassStats
 
 BAR_COLOUR, FULL_COLOUR = "#4c72b0", "#2e8b57"
 
 
-def _labels(lang: str) -> dict:
-    from grader.report.classview.page import LABELS
-
-    return LABELS[lang]
-
-
 def _t(text, limit: int = 2000) -> str:
-    from grader.report.classview.page import _t as escape
-
-    return escape(text, limit)
+    return safetext.html(text, limit)
 
 
 def _bin_label(low: float, high: float) -> str:
     return "100" if low == high else f"{low:g}–{high:g}"
 
 
-def histogram_png(stats: ClassStats, lang: str) -> bytes | None:
+def histogram_png(stats: ClassStats, w: dict) -> bytes | None:
     """The score distribution as a PNG (matplotlib, Agg backend, no pyplot state), or None
     where matplotlib is not installed. Byte for byte the same for the same stats and
     matplotlib version (no timestamp, no software tag)."""
@@ -36,7 +29,6 @@ def histogram_png(stats: ClassStats, lang: str) -> bytes | None:
         from matplotlib.ticker import MaxNLocator
     except ImportError:
         return None
-    w = _labels(lang)
     labels = [_bin_label(low, high) for low, high, _ in stats.distribution]
     counts = [n for _, _, n in stats.distribution]
     colours = [FULL_COLOUR if low == high else BAR_COLOUR for low, high, _ in stats.distribution]
@@ -57,9 +49,8 @@ def histogram_png(stats: ClassStats, lang: str) -> bytes | None:
     return buf.getvalue()
 
 
-def histogram_svg(stats: ClassStats, lang: str) -> str:
+def histogram_svg(stats: ClassStats, w: dict) -> str:
     """The same bars as inline SVG, for a machine without matplotlib."""
-    w = _labels(lang)
     width, height, left, bottom, top = 880, 300, 50, 50, 20
     n = len(stats.distribution)
     most = max((c for _, _, c in stats.distribution), default=0) or 1

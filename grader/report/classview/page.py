@@ -16,7 +16,6 @@ submission named `<script>` is shown as that text.
 from __future__ import annotations
 
 import base64
-import html
 import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
@@ -198,8 +197,7 @@ def count_causes(results: Sequence[SubmissionResult], attempt=None) -> list[Caus
 
 
 def _t(text, limit: int = 2000) -> str:
-    """Untrusted text as HTML: printable (safetext.clean), capped and escaped."""
-    return html.escape(safetext.clean(str(text), limit), quote=True)
+    return safetext.html(text, limit)
 
 
 def _code(text, limit: int = 300) -> str:
@@ -219,9 +217,9 @@ def _rate_bar(part: float, whole: float) -> str:
 
 def _histogram(stats: ClassStats, lang: str) -> str:
     w = LABELS[lang]
-    png = histogram_png(stats, lang)
+    png = histogram_png(stats, LABELS[lang])
     if png is None:
-        image = histogram_svg(stats, lang)
+        image = histogram_svg(stats, LABELS[lang])
     else:
         data = base64.b64encode(png).decode("ascii")
         image = (

@@ -3,7 +3,6 @@ HTML section shared by report.html and similarity.html. Formats only; ranking.py
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable, Sequence
 
@@ -86,7 +85,7 @@ def summary_lines(
 
 
 def _h(text: str) -> str:
-    return html.escape(safetext.clean(str(text), 2000), quote=True)
+    return safetext.html(text, 2000)
 
 
 def section(
