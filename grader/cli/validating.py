@@ -42,7 +42,8 @@ def validate(args, public, config, chosen, sandbox, console, lang: str = "en") -
         result = audit(exercise=exercise, solutions=args.solutions, config=config, sandbox=sandbox)
         table = Table(title=f"{exercise.id}", title_justify="left")
         for col in ("role", "file", "score", "verdict", "caught by / status"):
-            table.add_column(col)
+            # a file's name folds onto a second line at 80 columns rather than being cut
+            table.add_column(col, overflow="fold")
         for t in result.trials:
             verdict = "[green]ok[/]" if t.ok else f"[red]MISS[/] (must be {t.limit})"
             score = f"{t.result.score:g}/{t.result.max_score:g}"
