@@ -83,4 +83,4 @@ def test_the_grader_starts_its_template_before_it_imports_torch():
     assert done.stdout.strip() == "[]", done.stdout[:500]
     main = (ROOT / "grader" / "cli" / "main.py").read_text()
     started = main.index("sandbox = Sandbox().start()")
-    assert started < main.index("code = _run(args, console, sandbox)")
+    assert started < main.index("code = _run(args, console, sandbox")
