@@ -69,7 +69,8 @@ def modes_left(fn, names: list[str]) -> Text:
 
 def untouched_args(ctx: Judging, values: dict) -> Verdict | None:
     """The caller's tensor arguments after the call: same values, not written in place, the same
-    requires_grad, no .grad left on them; except those the check's `may_change:` names."""
+    requires_grad, no .grad and no hook left on them; except those the check's `may_change:`
+    names."""
     verdict = _args_changed(ctx, values)
     if verdict is not None:
         verdict.cause = f"{CALLER_CAUSE}:{ctx.check.function}"
@@ -145,6 +146,20 @@ def _args_changed(ctx: Judging, values: dict) -> Verdict | None:
                 both(
                     "{fn} meninggalkan .grad pada input `{a}` milik pemanggil.",
                     "{fn} left a .grad on the caller's input `{a}`.",
+                    fn=fn,
+                    a=arg.name,
+                ),
+            )
+        if after.extra.get("x_hook_left") is True:
+            return Verdict(
+                "failed",
+                both(
+                    "{fn} meninggalkan hook pada input `{a}` milik pemanggil (register_hook): "
+                    "hook itu ikut berjalan di setiap backward pemanggil. Hapus lewat handle "
+                    "yang dikembalikan register_hook (handle.remove()) sebelum kembali.",
+                    "{fn} left a hook on the caller's input `{a}` (register_hook): it runs in "
+                    "every later backward of the caller's. Remove it through the handle "
+                    "register_hook returns (handle.remove()) before returning.",
                     fn=fn,
                     a=arg.name,
                 ),

@@ -35,6 +35,7 @@ EXPECTED = {
     "trivial_zeros": ("forward_value", "values differ"),
     "grad_output_in_place": ("backward_vjp", "changed grad_output in place"),
     "in_place_undone": ("input_untouched", "version counter"),
+    "hook_left_on_input": ("backward_vjp", "left a hook on the caller's input `x`"),
 }
 
 

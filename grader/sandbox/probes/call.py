@@ -16,6 +16,7 @@ from grader.sandbox.probes import (
     plain,
     student_code,
 )
+from grader.sandbox.probes.effects import tensor_hooks
 from grader.sandbox.trap import tampered
 
 
@@ -72,9 +73,11 @@ def backward(h: dict, dec: wire.Decoder, out, args) -> tuple:
 
 
 def versions_of(arg):
-    """The version counter of a tensor argument (bumped by every in-place change) and its
-    requires_grad, before the call."""
-    return (arg._version, bool(arg.requires_grad)) if isinstance(arg, torch.Tensor) else None
+    """The version counter of a tensor argument (bumped by every in-place change), its
+    requires_grad and its hooks, before the call."""
+    if not isinstance(arg, torch.Tensor):
+        return None
+    return (arg._version, bool(arg.requires_grad), tensor_hooks(arg))
 
 
 def _tensors_facts(value):
@@ -100,6 +103,7 @@ def describe_arg(enc: wire.Encoder, arg, version=None):
     if version is not None:
         facts["x_in_place"] = arg._version != version[0]
         facts["x_requires_grad_before"] = version[1]
+        facts["x_hook_left"] = tensor_hooks(arg) != version[2]
     return enc.add_tensor(plain(arg), facts)
 
 

@@ -103,6 +103,12 @@ _TENSOR_HOOKS = ("_backward_hooks", "_post_accumulate_grad_hooks")
 _MODULE_HOOKS = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks")
 
 
+def tensor_hooks(t: torch.Tensor) -> tuple:
+    """The ids of the hooks registered on a tensor, per kind (a drawn argument's, before and
+    after a call: sandbox.probes.call)."""
+    return _hooks(t, _TENSOR_HOOKS)
+
+
 def _hooks(obj, names) -> tuple:
     """The ids of the hooks registered on a tensor or module, per kind (read from the object's
     own attributes, which torch.Tensor.register_hook(p, fn) fills as p.register_hook does)."""
