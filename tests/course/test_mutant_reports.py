@@ -10,12 +10,12 @@ import re
 import shutil
 
 import pytest
+from conftest import EXERCISES, SOLUTIONS
 from rich.console import Console
 
 from grader.grading.grade import grade
 from grader.loader.config import Config
 from grader.report import feedback, jsonout, terminal
-from tests.conftest import EXERCISES, SOLUTIONS
 
 IDS = sorted(p.name for p in (SOLUTIONS / "mutants").iterdir() if p.is_dir())
 FEW = Config(examples=3, time_per_call=2.0, time_per_exercise=60.0)
