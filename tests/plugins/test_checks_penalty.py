@@ -133,7 +133,6 @@ def test_kill_sample_zeroes_that_input_gradient_and_sqrt_turns_nan(arch):
     assert any(g is not None and torch.isnan(g).any() for g in grads)
 
 
-
 @pytest.mark.parametrize("arch", ["mlp", "cnn"])
 def test_kill_sample_is_the_same_whatever_order_the_inputs_are_added_in(arch):
     """The killed bias is a drawn input, committed and compared bit for bit: it is each unit's
@@ -146,8 +145,10 @@ def test_kill_sample_is_the_same_whatever_order_the_inputs_are_added_in(arch):
         recipe = critics.Recipe("cnn", "relu", (3, 4, 5), (2,), kernel=3)
         perm = torch.tensor([2, 0, 1])
     weights = critics.init_weights(recipe, 7)
-    sample = torch.rand(recipe.sample_shape, generator=torch.Generator().manual_seed(3),
-                        dtype=F64) * 4 - 2
+    sample = (
+        torch.rand(recipe.sample_shape, generator=torch.Generator().manual_seed(3), dtype=F64) * 4
+        - 2
+    )
     bias = critics.kill_sample(recipe, weights, sample, 0.25)[1]
     shuffled = [weights[0][:, perm]] + weights[1:]  # the inputs (channels) in another order
     assert torch.equal(critics.kill_sample(recipe, shuffled, sample[perm], 0.25)[1], bias)
@@ -158,6 +159,7 @@ def test_kill_sample_is_the_same_whatever_order_the_inputs_are_added_in(arch):
             pre = torch.nn.functional.conv2d(sample[None], weights[0], padding=1)
             peak = pre[0].amax(dim=(1, 2))
     assert torch.allclose(bias, -peak - 0.25, rtol=0, atol=1e-14)
+
 
 # --- the reference ---------------------------------------------------------------------------
 
