@@ -189,6 +189,17 @@ def listeners(tmp_path):
 STARTED = time.time()
 """When this test module was loaded: marker files older than this are another run's (a run
 on the same machine, or one killed before it could clean up), not this run's leak."""
+_SINCE = [STARTED]
+"""When the running test began: control groups older than this are not its leak."""
+
+
+@pytest.fixture(autouse=True)
+def _this_tests_groups():
+    """The control groups a test answers for are those made while it runs: the tests beside it
+    (pytest -n) start and interrupt graders of their own, and a group one of those leaves is
+    that test's leak, not this one's."""
+    _SINCE[0] = time.time()
+    yield
 
 
 def leftovers() -> list[str]:
@@ -230,7 +241,7 @@ def _orphan_groups() -> list[str]:
     ):
         try:
             pid = int(os.path.basename(path).split("-")[1])
-            if os.lstat(path).st_mtime >= STARTED - 1 and not os.path.exists(f"/proc/{pid}"):
+            if os.lstat(path).st_mtime >= _SINCE[0] - 1 and not os.path.exists(f"/proc/{pid}"):
                 found.append(path)
         except (OSError, ValueError, IndexError):
             pass
