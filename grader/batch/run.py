@@ -121,12 +121,15 @@ def take_shard(tasks: list[Task], shard: tuple[int, int] | None) -> list[Task]:
     return sorted(tasks, key=lambda t: t.id)[k - 1 :: n]
 
 
-def fingerprints(task: Task, exercises: list[Exercise]) -> dict[str, str | None]:
+def fingerprints(
+    task: Task, exercises: list[Exercise], hashed: dict[str, str] | None = None
+) -> dict[str, str | None]:
     """A short hash of each exercise's answer (grader.submissions.answer), so a regrade can tell
     a changed file apart; an exercise whose files are all starters as released has its
-    starter's hash (the manifest then calls it untouched), one with none has None."""
+    starter's hash (the manifest then calls it untouched; `hashed`: starters(exercises), read
+    once for a class), one with none has None."""
     out: dict[str, str | None] = {}
-    hashed = starters(exercises)
+    hashed = starters(exercises) if hashed is None else hashed
     for e in exercises:
         choice = answer.choose(task.path, e)
         if not choice.found:
@@ -437,12 +440,13 @@ def _run(
     again = [t for t in tasks if classstats.overloaded(results[t.id])]
     for _ in graded(again, 1):
         pass
+    handed_out = starters(exercises)
     manifest = Manifest(
         language=lang,
         exercises=[e.id for e in exercises],
-        files={t.id: fingerprints(t, exercises) for t in tasks},
+        files={t.id: fingerprints(t, exercises, handed_out) for t in tasks},
         shard=shard,
-        starters=starters(exercises),
+        starters=handed_out,
     )
     batch = Batch(
         results=[results[k] for k in sorted(results)],
