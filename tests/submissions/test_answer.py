@@ -129,7 +129,7 @@ def test_what_does_not_make_an_answer(exercises):
     split_nb = dict(nb, cells=[nb["cells"][0], notebook._codecell(merged), nb["cells"][-1]])
     for doc in (nb, split_nb):
         source = notebook.to_source(json.dumps(doc).encode())
-        assert answer.code_digest(source, is_notebook=True) == digest
+        assert answer.code_digest(source) == digest
     changed = starter.replace("raise NotImplementedError", "return None  # raise", 1)
     assert answer.code_digest(changed) != digest
     assert answer.code_digest(starter + "\nprint(1)\n") != digest
