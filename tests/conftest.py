@@ -262,10 +262,10 @@ def draws(monkeypatch):
 def hypothesis_runs(monkeypatch):
     """Counts the grader's runs of hypothesis on a check (its last decorator, the seed's, is
     wrapped: the others stay on hypothesis's own test)."""
-    from grader.grading import grade as grading
+    from grader.grading import checkrun
 
     count = [0]
-    real = grading.hseed
+    real = checkrun.hseed
 
     def counted(seed):
         def wrap(test):
@@ -279,7 +279,7 @@ def hypothesis_runs(monkeypatch):
 
         return wrap
 
-    monkeypatch.setattr(grading, "hseed", counted)
+    monkeypatch.setattr(checkrun, "hseed", counted)
     return count
 
 

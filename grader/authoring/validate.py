@@ -60,7 +60,7 @@ class Trial:
     docstring: str | None = None
     """The file's module docstring (a mutant's says what mistake it makes)."""
     constraints: frozenset[str] = frozenset()
-    """The ids of the exercise's constraint checks (grading.grade.is_constraint)."""
+    """The ids of the exercise's constraint checks (grading.constraints.is_constraint)."""
 
     @property
     def ok(self) -> bool:
@@ -347,7 +347,7 @@ def miss_reason(trial: Trial, lang: str) -> str:
             f"scored {r.score:g}/{r.max_score:g} from constraint checks alone ("
             + ", ".join(trial.unearned)
             + "), with no value check passed: a constraint must count only once a value "
-            "check passes (grading.grade.apply_constraints)"
+            "check passes (grading.constraints.apply_constraints)"
         )
     if trial.role in ("trivial", "starter") and r.status != "missing":
         return (

@@ -5,7 +5,7 @@ the sequence depends on the seed, the strategy, the example count and hypothesis
 never on the answer, until an example fails. So a check's examples are drawn once (by a
 property that records them and always passes) and kept, with the reference values the kinds
 compute for them (`Judging.remember`). Grading replays them against a submission
-(grader.grading.grade.replayed, through Session.stream); a check whose replay meets a failure is handed to hypothesis as before, which
+(grader.grading.checkrun.replayed, through Session.stream); a check whose replay meets a failure is handed to hypothesis as before, which
 draws the same examples again, meets the same first failure and shrinks it: the verdict and the
 counterexample are those hypothesis gives without replay.
 

@@ -8,7 +8,7 @@ seed, together with the smallest examples of the check's strategy (SMALL), sorte
 first, and what the reference observed on each (every value its kind asks for, Kind.prepare:
 values, gradients, flags, exceptions, a training trace).
 
-The students' grader (grader.grading.grade.run_recorded) replays those examples in that order, judges
+The students' grader (grader.grading.checkrun.run_recorded) replays those examples in that order, judges
 each reply against the recorded observations, reports the first (smallest) failing one, and
 names a mistake only where the other recorded failures confirm it, as grader.grading.confirm does with
 fresh draws. The file is read back by grader.common.safepickle: tensors and the few data classes

@@ -9,7 +9,7 @@ calls before it, and the runs of every submission graded so far form a tree: a s
 inputs of one call (and the references the kinds computed for them), and for each outcome seen
 there, the step that came next or the end of the run.
 
-A submission whose replay meets a failure walks the tree (grader.grading.grade.run_check): it
+A submission whose replay meets a failure walks the tree (grader.grading.checkrun.run_check): it
 makes each step's call, in the same worker and order as hypothesis would, and follows the branch
 of its own outcome. Where the run ends, its last call was hypothesis's final replay of the shrunk
 example: verdict and counterexample are the ones hypothesis gives. Where its outcome has no

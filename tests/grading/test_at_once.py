@@ -8,6 +8,7 @@ import pytest
 from conftest import COURSE, SOLUTIONS, hidden_only, verdicts_of
 
 from grader.common import turns
+from grader.grading import checkrun
 from grader.grading import grade as grading
 from grader.grading.grade import grade
 from grader.sandbox.workers import Worker
@@ -39,7 +40,7 @@ def test_the_course_graded_two_at_a_time_is_graded_as_one_at_a_time(
     judging = []  # threads judging now
     most = [0]
     threads = set()
-    real_judged = grading.judged
+    real_judged = checkrun.judged
 
     def judged(*args, **kwargs):
         assert turns.held() or threading.current_thread() is threading.main_thread()
@@ -63,7 +64,7 @@ def test_the_course_graded_two_at_a_time_is_graded_as_one_at_a_time(
         finally:
             waiting.remove(threading.current_thread())
 
-    monkeypatch.setattr(grading, "judged", judged)
+    monkeypatch.setattr(checkrun, "judged", judged)
     monkeypatch.setattr(Worker, "_receive", receive)
     shown = []
     two = grade(
