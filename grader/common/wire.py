@@ -384,6 +384,10 @@ class Decoder:
                 data = data != 0
             if "strides" in e or "storage_offset" in e:
                 data = _strided(data, e["strides"], e["storage_offset"])
+            else:  # the same bytes as a tensor of its own: a reshape's view refuses detach_()
+                data = torch.empty(0, dtype=data.dtype).set_(
+                    data.untyped_storage(), data.storage_offset(), data.shape, data.stride()
+                )
         else:
             data = torch.empty(shape, dtype=dtype)
         facts = {
@@ -434,8 +438,17 @@ def _strided(data: torch.Tensor, strides: list, offset: int) -> torch.Tensor:
     """The same values in the layout the sender described (checked by check_tensors: it
     neither overlaps itself nor spans far more memory than the tensor holds): a fresh storage
     of that span, with data copied into it."""
+    return laid_out(data, strides, offset)
+
+
+def laid_out(data: torch.Tensor, strides, offset: int = 0) -> torch.Tensor:
+    """data's values in a fresh storage with these strides and storage offset, as a tensor of
+    its own, not a view: a caller's strided or transposed tensor is no view of another, so
+    what a function does to it in place (x.detach_(), which refuses views) is its side effect
+    to be seen, not an error the layout caused."""
     span = offset + sum((n - 1) * st for st, n in zip(strides, data.shape)) + 1
-    out = torch.zeros(span, dtype=data.dtype).as_strided(list(data.shape), strides, offset)
+    storage = torch.zeros(max(span, 0), dtype=data.dtype).untyped_storage()
+    out = torch.empty(0, dtype=data.dtype).set_(storage, offset, tuple(data.shape), tuple(strides))
     out.copy_(data)
     return out
 

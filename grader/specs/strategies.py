@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, arrays
 
+from grader.common import wire
 from grader.specs.model import Check, Exercise, FloatArg, TensorArg
 
 ANY_SHAPE = array_shapes(min_dims=0, max_dims=3, min_side=1, max_side=4)
@@ -112,11 +113,11 @@ LAYOUTS = ("contiguous", "transposed", "strided")
 def _laid_out(t: torch.Tensor, layout: str) -> torch.Tensor:
     """The same values in a contiguous, transposed or strided (every other element) layout."""
     if layout == "transposed":
-        return t.transpose(-1, -2).contiguous().transpose(-1, -2)
+        strides = t.transpose(-1, -2).contiguous().transpose(-1, -2).stride()
+        return wire.laid_out(t, strides)
     if layout == "strided":
         wide = torch.empty((*t.shape[:-1], t.shape[-1] * 2), dtype=t.dtype)
-        wide[..., ::2] = t
-        return wide[..., ::2]
+        return wire.laid_out(t, wide[..., ::2].stride())
     return t
 
 

@@ -124,6 +124,26 @@ def test_the_graders_inputs_keep_their_layout(make):
     assert back.stride() == t.stride() and back.storage_offset() == t.storage_offset()
 
 
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: torch.tensor(1.5, dtype=torch.float64),  # 0-d
+        lambda: torch.arange(6.0).reshape(2, 3),  # contiguous
+        lambda: torch.arange(6.0).reshape(2, 3).T,  # transposed
+        lambda: torch.arange(10.0)[1::2],  # strided, with an offset
+    ],
+)
+def test_a_decoded_tensor_is_no_view(make):
+    # The caller's tensor a function gets is its own, as a caller's is: x.detach_() (which
+    # refuses a view) changes the caller's x, a side effect to be seen, rather than raising
+    # because of how the grader sent it (issue 42).
+    back = roundtrip(make()).data
+    assert not back._is_view()
+    back.requires_grad_(True)
+    back.detach_()
+    assert not back.requires_grad and torch.equal(back, make())
+
+
 def test_the_workers_tensors_travel_contiguous():
     enc = wire.Encoder()
     enc.add_tensor(torch.arange(6.0).reshape(2, 3).T)
