@@ -144,6 +144,7 @@ def _check(d: dict) -> CheckResult:
         output=d.get("output"),
         output_cut=int(d.get("output_cut") or 0),
         helpful_hints=tuple(d.get("helpful_hints") or ()),
+        shrink_cut=bool(d.get("shrink_cut")),  # absent before shrink budgets: a full shrink
     )
 
 

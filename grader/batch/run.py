@@ -411,7 +411,9 @@ def _run(
         due = deadline.Deadlines(default=due)
     if due is not None:
         tasks = [as_of(t, due, policy, exercises, copies, lateness) for t in tasks]
-    setup = Setup(spec_paths=tuple(e.path for e in exercises), root=root, config=config)
+    # batch stops shrinking a failing check at the config's budget (the verdict is the same)
+    bounded = replace(config, bounded_shrink=True)
+    setup = Setup(spec_paths=tuple(e.path for e in exercises), root=root, config=bounded)
     extra = {"target": target} if target is not None else {}
     results: dict[str, SubmissionResult] = {}
     lost: dict[str, Lost] = {}

@@ -29,6 +29,25 @@ class Failed(Exception):
         self.verdict, self.inputs = verdict, inputs
 
 
+class ShrinkCut(BaseException):
+    """`batch`'s shrink budget is spent (config.yaml shrink_budget): the property stops
+    hypothesis, which lets through what is not an Exception, and the smallest failure found so
+    far is reported (with shrink_cut). The verdict is the same: a check fails on its first
+    failing example, whatever the shrink finds after it."""
+
+
+def over_budget(made: list, index: int, budget: int | None) -> bool:
+    """Whether the call at `index` would pass the shrink budget: more than `budget` calls after
+    the first failing one. A count of the calls in order, so a walk of the tree and hypothesis's
+    run stop at the same call."""
+    if budget is None:
+        return False
+    for i in range(min(index, len(made))):
+        if made[i].outcome == shrinks.FAILED:
+            return index - i > budget
+    return False
+
+
 def counterexample(check: Check, inputs: dict | None) -> str | None:
     """The failing example as the check's kind shows it (a scenario adds the setup that built
     the objects its function ran on)."""
@@ -41,6 +60,7 @@ def row(
     verdict: Verdict | None,
     counter: str | None = None,
     output: tuple[str, int] = ("", 0),
+    cut: bool = False,
 ) -> CheckResult:
     if verdict is None:
         return CheckResult(
@@ -69,6 +89,7 @@ def row(
         cause=verdict.cause,
         output=output[0] or None,
         output_cut=output[1],
+        shrink_cut=cut,
     )
 
 
@@ -98,11 +119,15 @@ def run_check(
     passed = {"known": 0, "calls": 0}
     made: list[shrinks.Made] = []
     """Every call of the property so far, in order (grader.grading.shrinks)."""
+    budget = config.shrink_budget if config.bounded_shrink else None
 
     def call(inputs, memo: dict | None, kept: dict | None = None):
         """One call of the property, made once: a call already made in this grading (by the
         walk of the tree) gives again what it gave. kept: a copy of the inputs as drawn."""
         index = passed["calls"]
+        if over_budget(made, index, budget):
+            del made[index:]
+            raise ShrinkCut
         passed["calls"] += 1
         if index < len(made):
             if examples.same(inputs, made[index].inputs):
@@ -153,8 +178,11 @@ def run_check(
                 examples.save(drawn)
             if passed["known"] == len(drawn.inputs):
                 return row(check, None)
-            if shrinks.walk(drawn.runs, outcome):
+            end = shrinks.walk(drawn.runs, outcome, budget)
+            if end == shrinks.END:
                 raise last["failure"]
+            if end is not None:
+                raise ShrinkCut  # a run cut at this budget, where it was cut
             passed["calls"] = 0
         # A failure: hypothesis draws the same examples, meets it and shrinks it.
         try:
@@ -163,7 +191,13 @@ def run_check(
             if drawn is not None and not passed.get("astray") and failure is made[-1].raised:
                 shrinks.add(drawn, made)
             raise
-    except Failed as failure:
+        except ShrinkCut:
+            if drawn is not None and not passed.get("astray"):
+                shrinks.add(drawn, made, cut=budget)
+            raise
+    except (Failed, ShrinkCut) as stopped:
+        cut = isinstance(stopped, ShrinkCut)
+        failure = last["failure"] if cut else stopped
         output = session.last_output  # what the failing call printed, before confirm's calls
         verdict = confirm.confirmed(
             session=session,
@@ -175,7 +209,7 @@ def run_check(
             first=last.get("first"),
             seed=seed,
         )
-        return row(check, verdict, counterexample(check, failure.inputs), output)
+        return row(check, verdict, counterexample(check, failure.inputs), output, cut)
     except WorkerLost as lost:
         if lost.kind == "exercise_timeout" and "failure" in last:
             failure = last["failure"]

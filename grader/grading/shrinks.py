@@ -18,6 +18,11 @@ before, and the property answers the calls already made from what they gave (the
 asked again), so the result is hypothesis's own; that run then joins the tree. Code that keeps
 state between calls sees the same calls in the same order either way.
 
+In `batch`, a run may be cut at the shrink budget (config.yaml shrink_budget): it ends at a
+Cut marker naming the budget instead of END, and only a grading with that same budget reports
+the cut run's result where a walk reaches it (one with a larger budget, or none, lets hypothesis
+go on; one with a smaller budget is cut by its own count before it gets there).
+
 The drawing, the engine and the shrinker are hypothesis's work of about half a failing check;
 the calls themselves remain. Kept in memory only, with the check's examples, up to MAX_STEPS a
 check and MAX_ALL in a process.
@@ -33,6 +38,15 @@ from grader.grading.examples import Drawn, same
 PASSED, FAILED, OTHER = "passed", "failed", "other"
 END = "end"
 """Where a branch leads when the run ended after that outcome."""
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Where a branch leads when the run was cut after that outcome, at a shrink budget."""
+
+    budget: int
+
+
 MAX_STEPS = 3000
 """Steps kept per check: a new run that would pass this is not kept (it is graded as before)."""
 MAX_ALL = 40000
@@ -59,11 +73,14 @@ class Made:
     raised: BaseException | None = None
 
 
-def add(drawn: Drawn, made: list[Made]) -> bool:
+def add(drawn: Drawn, made: list[Made], cut: int | None = None) -> bool:
     """Add a finished run (every call passed or failed, the last one failed) to the check's
-    tree. Nothing is changed where it disagrees with the tree (a call whose inputs differ from
-    the step's: hypothesis did not follow its own outcomes) or would grow it past MAX_STEPS."""
-    if not made or made[-1].outcome != FAILED:
+    tree; cut: the run was cut at this shrink budget after its last call (which may have
+    passed). Nothing is changed where it disagrees with the tree (a call whose inputs differ
+    from the step's: hypothesis did not follow its own outcomes) or would grow it past
+    MAX_STEPS."""
+    end = END if cut is None else Cut(cut)
+    if not made or (cut is None and made[-1].outcome != FAILED):
         return False
     if any(m.outcome not in (PASSED, FAILED) for m in made):
         return False
@@ -79,10 +96,10 @@ def add(drawn: Drawn, made: list[Made]) -> bool:
             if nxt is None:
                 new = len(made) - 1 - i
                 break
-            if (nxt is END) != last:
-                return False
+            if not isinstance(nxt, Step) and (not last or nxt != end):
+                return False  # it ended there, in another way
             if last:
-                return True  # already there
+                return nxt == end  # already there (or it went on there)
             step = nxt
     if drawn.steps + new > MAX_STEPS or kept() + new > MAX_ALL:
         return False
@@ -92,7 +109,7 @@ def add(drawn: Drawn, made: list[Made]) -> bool:
     step = drawn.runs
     for i, m in enumerate(made):
         if i == len(made) - 1:
-            step.after[m.outcome] = END
+            step.after[m.outcome] = end
             break
         nxt = step.after.get(m.outcome)
         if nxt is None:
@@ -107,14 +124,17 @@ def kept() -> int:
     return sum(d.steps for d in examples.held())
 
 
-def walk(step: Step | None, outcome) -> bool:
-    """Follow the tree from `step` as far as it knows the outcomes outcome(step) gives; True
-    where it reaches a run's end (the last call failed: hypothesis's final replay)."""
+def walk(step: Step | None, outcome, budget: int | None = None) -> str | Cut | None:
+    """Follow the tree from `step` as far as it knows the outcomes outcome(step) gives: END
+    where it reaches a run's end (the last call failed: hypothesis's final replay), the Cut
+    where it reaches a run cut at this same shrink budget, else None."""
     while step is not None:
         given = outcome(step)
         if given == OTHER:
-            return False
+            return None
         step = step.after.get(given)
         if step is END:
-            return True
-    return False
+            return END
+        if isinstance(step, Cut):
+            return step if step.budget == budget else None
+    return None

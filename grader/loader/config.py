@@ -72,6 +72,13 @@ class Config:
     late_penalty_per_day per day late; latest: the latest, flagged late."""
     late_penalty_per_day: float = 0.0
     """The share of the score a penalty takes per day (or part of one) late, e.g. 0.1."""
+    shrink_budget: int = 200
+    """Calls `batch` may make shrinking a failing check, counted from its first failing call:
+    then it reports the smallest failure found so far, marked `shrink_cut` in results.json. The
+    verdict never depends on it; a student's `check` and `validate` shrink fully."""
+    bounded_shrink: bool = False
+    """Whether this run stops shrinking at shrink_budget (`batch` sets it); not a key of
+    config.yaml."""
     topics: tuple[Topic, ...] | None = None
     """The course's topics (`topics:`), the only ones a spec may name; None where the config
     names none (then a spec may name any, as before topics were data: an older config keeps
@@ -99,7 +106,7 @@ def parse_size(text) -> int | None:
 
 def load(path: Path) -> Config:
     node = yamlfile.load(path)
-    node.reject_unknown({f.name for f in fields(Config)} - {"seed_source"})
+    node.reject_unknown({f.name for f in fields(Config)} - {"seed_source", "bounded_shrink"})
     values = {}
     if "language" in node:
         lang = node.get_typed("language", str)
@@ -112,6 +119,8 @@ def load(path: Path) -> Config:
         values["grading_seed"] = node.get_typed("grading_seed", int)
     if "examples" in node:
         values["examples"] = _positive(node, "examples", int)
+    if "shrink_budget" in node:
+        values["shrink_budget"] = _shrink_budget(node)
     for key in ("time_per_call", "time_per_exercise"):
         if key in node:
             values[key] = float(_positive(node, key, float))
@@ -245,6 +254,18 @@ def _gradebook(node, base: Path) -> Path:
             f"such as {text.rstrip('/')}/gradebook.sqlite",
         )
     return path
+
+
+def _shrink_budget(node) -> int:
+    """`shrink_budget:` a whole number of calls, at least 1."""
+    value = node["shrink_budget"]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise node.error(
+            "shrink_budget",
+            f"expected a whole number of calls of at least 1, such as 200 (how many calls batch "
+            f"may spend shrinking a failing check), got {value!r}",
+        )
+    return value
 
 
 def _positive(node, key: str, kind):

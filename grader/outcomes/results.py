@@ -42,6 +42,9 @@ class CheckResult:
     """Characters of that output left out (beyond the cap)."""
     helpful_hints: tuple[int, ...] = ()
     """Numbers (1-based) of the exercise's hints that help with this check."""
+    shrink_cut: bool = False
+    """The counterexample is the smallest failure found within `batch`'s shrink budget
+    (config.yaml shrink_budget), not hypothesis's fully shrunk one; the verdict is the same."""
 
 
 @dataclass

@@ -33,6 +33,7 @@ def check_dict(c: CheckResult, lang: str) -> dict:
         "output": c.output,
         "output_cut": c.output_cut,
         "helpful_hints": list(c.helpful_hints),
+        "shrink_cut": c.shrink_cut,
     }
 
 

@@ -143,3 +143,25 @@ def test_the_trees_of_a_process_stop_growing_at_their_limit(monkeypatch, store):
     assert not shrinks.add(two, _made([1, 2, 3], [P, F, F]))  # 6 in the process
     assert shrinks.add(two, _made([1, 2], [F, F]))
     assert shrinks.kept() == 5
+
+
+def test_a_run_cut_at_a_shrink_budget_is_walked_only_with_that_budget():
+    drawn = examples.Drawn("k", [{}])
+    assert shrinks.add(drawn, _made([1, 2, 3], [P, F, P]), cut=2)  # cut after a passed call
+    assert shrinks.add(drawn, _made([1, 2, 3], [P, F, P]), cut=2)  # already there
+    assert not shrinks.add(drawn, _made([1, 2, 3], [P, F, P]), cut=5)  # cut elsewhere there
+    assert not shrinks.add(drawn, _made([1, 2, 3, 4], [P, F, P, F]))  # it was cut there
+    assert drawn.steps == 3
+
+    def outcome(answers):
+        seen = []
+
+        def give(step):
+            seen.append(step)
+            return answers[len(seen) - 1]
+
+        return give
+
+    assert shrinks.walk(drawn.runs, outcome([P, F, P]), 2) == shrinks.Cut(2)
+    assert shrinks.walk(drawn.runs, outcome([P, F, P]), 7) is None  # it shrinks further
+    assert shrinks.walk(drawn.runs, outcome([P, F, P])) is None  # a full shrink: hypothesis

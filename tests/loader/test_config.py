@@ -18,6 +18,12 @@ def test_shipped_config_loads():
     cfg = config.load(config.default_path())
     assert cfg.language in ("id", "en") and cfg.examples > 0
     assert cfg.memory_per_worker == 2 * 2**30 and cfg.output_cap == 2**20
+    assert cfg.shrink_budget == 200 and not cfg.bounded_shrink  # only batch bounds it
+
+
+def test_the_shrink_budget_is_read(tmp_path):
+    assert config.load(write(tmp_path, "shrink_budget: 25\n")).shrink_budget == 25
+    assert config.load(write(tmp_path, "seed: 1\n")).shrink_budget == 200
 
 
 @pytest.mark.parametrize(
@@ -30,6 +36,10 @@ def test_shipped_config_loads():
         ("memory_per_worker: lots\n", "memory_per_worker: expected a size such as 2GiB"),
         ("memory_per_worker: 1MiB\n", "memory_per_worker: too small for torch"),
         ("seed: 1\nexamplez: 3\n", "line 2, examplez: unknown key"),
+        ("shrink_budget: 0\n", "line 1, shrink_budget: expected a whole number of calls"),
+        ("shrink_budget: 2.5\n", "shrink_budget: expected a whole number of calls"),
+        ("shrink_budget: yes\n", "shrink_budget: expected a whole number of calls"),
+        ("bounded_shrink: true\n", "bounded_shrink: unknown key"),
     ],
 )
 def test_bad_values_name_the_key(tmp_path, text, where):
