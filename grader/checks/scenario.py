@@ -28,7 +28,7 @@ import textwrap
 
 import torch
 
-from grader.checks import effects
+from grader.checks import counted, effects
 from grader.checks.base import Judging, Kind, Verdict
 from grader.checks.compare import compare
 from grader.checks.messages import both, exact, items, mismatch, shown
@@ -155,11 +155,15 @@ class Scenario(Kind):
                     ),
                 )
         for name in want:
-            if name in ("exception", probe.EFFECTS):
+            if name in ("exception", probe.EFFECTS, probe.COUNTS):
                 continue
             found = _diff(got.get(name), want[name], name, ctx)
             if found is not None:
                 return Verdict("failed", _with_setup(found, ctx.check))
+        method = counted.judge(fn, got.get(probe.COUNTS), want.get(probe.COUNTS))
+        if method is not None:  # the values agree; how they were computed does not
+            method.message = _with_setup(method.message, ctx.check)
+            return method
         changed = effects.scenario_changes(ctx, got.get(probe.EFFECTS), want.get(probe.EFFECTS))
         if changed is not None:
             changed.message = _with_setup(changed.message, ctx.check)

@@ -9,6 +9,12 @@ the same inputs. Each returns the same fixed set of observations, as plain data:
   dict of them) the facets the spec asks for: value, grad, requires_grad, is_leaf, grad_fn
   (the backward node's class name) and node_returns (for the output of a custom
   autograd.Function: which of its backward's outputs are None),
+- facets the judge counts, kept apart from the values (COUNTED): forward_calls (of a module:
+  how many forward passes it ran during the call, the most any of its modules ran, so that
+  "one forward" is seen where two forwards give the same values) and backward_work (of a
+  custom Function's output: the aten operations its backward runs, and what it runs again
+  when every tensor argument needs a gradient, so that "do not compute what is not needed" is
+  seen where the None it returns hides the work),
 - under EFFECTS, what the call changed in every object the setup made, observed or not
   (sandbox.probes.effects): the grader compares the student's changes with the reference's.
 
@@ -25,6 +31,7 @@ import math
 import torch
 import torch.nn.functional as F
 from torch import nn
+from torch.utils._python_dispatch import TorchDispatchMode
 
 from grader.common import wire
 from grader.sandbox.probes import (
@@ -45,9 +52,16 @@ from grader.sandbox.trap import tampered
 _backward = torch.autograd.backward
 _Module = nn.Module
 _named_parameters = nn.Module.named_parameters
+_modules = nn.Module.modules
+_forward_pre_hook = torch.nn.modules.module.register_module_forward_pre_hook
+_Tensor = torch.Tensor
 
-FACETS = ("value", "grad", "requires_grad", "is_leaf", "grad_fn", "node_returns")
+COUNTED = ("forward_calls", "backward_work")
+"""Facets observed as counts of what the code did (the module docstring), sent under their own
+key of the observations, by the observed name."""
+FACETS = ("value", "grad", "requires_grad", "is_leaf", "grad_fn", "node_returns", *COUNTED)
 EFFECTS = effects.KEY
+COUNTS = "counts"
 NAMESPACE = {"torch": torch, "nn": nn, "F": F, "math": math}
 
 
@@ -110,6 +124,65 @@ def _node_returns(obj, guard) -> object:
     return [g is None for g in grads]
 
 
+class _Ops(TorchDispatchMode):
+    """Counts the aten operations run inside it (the work a backward does)."""
+
+    def __init__(self):
+        super().__init__()
+        self.ops = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.ops += 1
+        return func(*args, **(kwargs or {}))
+
+
+class _Calls:
+    """A global forward pre-hook counting the forward passes of the observed modules."""
+
+    def __init__(self, roots: dict):
+        self.trees = {n: [id(m) for m in _modules(root)] for n, root in roots.items()}
+        self.seen: dict[int, int] = {}
+
+    def __call__(self, module, args):
+        self.seen[id(module)] = self.seen.get(id(module), 0) + 1
+
+    def counts(self) -> dict:
+        return {n: max(self.seen.get(i, 0) for i in ids) for n, ids in self.trees.items()}
+
+
+def _backward_ops(node, out, guard) -> int:
+    with guard("backward"):
+        counter = _Ops()
+        with counter:
+            node.apply(torch.ones_like(plain(out)))
+    return counter.ops
+
+
+def _backward_work(fn, objs: dict, call: list, name: str, guard) -> object:
+    """For the output of a custom autograd.Function: its ctx.needs_input_grad, the operations
+    its backward runs (called once, directly, upstream ones), and the operations it runs when
+    fn is called again on copies of the call's arguments whose floating-point tensors all
+    require grad; None where the output is no such Function's."""
+    out = objs.get(name)
+    node = out.grad_fn if isinstance(out, _Tensor) else None
+    if node is None or not isinstance(node, _backward_cfunction):
+        return None
+    work = {"needs": [bool(n) for n in node.needs_input_grad], "ops": None, "ops_all": None}
+    work["ops"] = _backward_ops(node, out, guard)
+    args = [
+        plain(a).detach().clone().requires_grad_(True)
+        if isinstance(a, _Tensor) and a.is_floating_point()
+        else a
+        for a in (objs[n] for n in call)
+    ]
+    with guard("call"):
+        again = fn(*args)
+    node = again.grad_fn if isinstance(again, _Tensor) else None
+    if node is not None and isinstance(node, _backward_cfunction):
+        work["ops_all"] = _backward_ops(node, again, guard)
+    return work
+
+
 def run(fn, setup, drawn: dict, plan: dict, guard) -> dict:
     """Build the objects, call fn, optionally backward, and observe. plan holds the check's
     call, observe, backward and upstream; guard(phase) wraps the code under test."""
@@ -121,6 +194,9 @@ def run(fn, setup, drawn: dict, plan: dict, guard) -> dict:
     call = plan.get("call") or [n for n in objs]
     out: dict = {}
     before = effects.snapshot(objs)
+    counted = {n: f for n, f in observe.items() if set(f) & set(COUNTED)}
+    calls = _Calls({n: objs[n] for n, f in counted.items() if "forward_calls" in f and n in objs})
+    hook = _forward_pre_hook(calls) if calls.trees else None
     try:
         with guard("call"):
             objs["result"] = fn(*[objs[n] for n in call])
@@ -132,7 +208,15 @@ def run(fn, setup, drawn: dict, plan: dict, guard) -> dict:
     else:
         if "exception" in observe:
             out["exception"] = None
+    finally:
+        if hook is not None:
+            hook.remove()
     out[EFFECTS] = effects.changes(before)
+    if counted:
+        out[COUNTS] = dict(calls.counts()) if calls.trees else {}
+        for n, f in counted.items():
+            if "backward_work" in f and out.get("exception") is None:
+                out[COUNTS][n] = _backward_work(fn, objs, call, n, guard)
     returns = {
         n: _node_returns(objs[n], guard)
         for n, f in observe.items()
@@ -145,7 +229,8 @@ def run(fn, setup, drawn: dict, plan: dict, guard) -> dict:
             with guard("backward"):
                 _backward(result, up.reshape(result.shape).to(result.dtype))
     for name, facets in observe.items():
-        if name == "exception":
+        facets = [f for f in facets if f not in COUNTED]
+        if name == "exception" or not facets:
             continue
         seen = _facets(objs.get(name), facets)
         if name in returns and isinstance(seen, dict):

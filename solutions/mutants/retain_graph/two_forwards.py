@@ -1,4 +1,6 @@
-"""Variant: a second forward for the second loss (no shared graph needed); grads zeroed in place."""
+"""Mutant: a second forward for the second loss, where the exercise asks for one forward and
+two losses on the same graph: the gradients are the same, only the forward count tells.
+Breaks the rule one_forward."""
 
 import torch
 import torch.nn.functional as F
