@@ -127,6 +127,7 @@ def _text(value) -> Text | None:
 
 
 def _check(d: dict) -> CheckResult:
+    mistake = d.get("mistake") if isinstance(d.get("mistake"), dict) else None  # added in 44
     return CheckResult(
         id=d["id"],
         title=_text(d["title"]),
@@ -141,6 +142,8 @@ def _check(d: dict) -> CheckResult:
         hidden=bool(d["hidden"]),
         bonus=bool(d["bonus"]),
         cause=d.get("cause"),
+        mistake=mistake.get("id") if mistake else None,
+        mistake_title=_text(mistake.get("title")) if mistake else None,
         output=d.get("output"),
         output_cut=int(d.get("output_cut") or 0),
         helpful_hints=tuple(d.get("helpful_hints") or ()),

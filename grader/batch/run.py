@@ -29,6 +29,7 @@ from grader.loader.config import Config
 from grader.outcomes import classstats
 from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
 from grader.report import csvout, feedback, gradescope, junit, markdown
+from grader.report.classview import causes as causes_of
 from grader.report.classview import lms, page, ranking
 from grader.report.classview import similarity as alike
 from grader.report.statuswords import late_words
@@ -193,6 +194,8 @@ def _conceal_check(c: CheckResult) -> CheckResult:
         output=None,
         output_cut=0,
         cause=None,
+        mistake=None,
+        mistake_title=None,
     )
 
 
@@ -577,6 +580,7 @@ def write_outputs(
     if code is not None:
         atomic_write(out / SOURCES, json.dumps(code, sort_keys=True, ensure_ascii=True) + "\n")
     stats = classstats.compute(results, attempt=manifest.attempt)
+    causes = causes_of.count(results, manifest.attempt)
     batchfile.write(out, results, manifest, people)
     csvout.write(out / CSV, results, manifest.exercises, people)
     junit.write(out / JUNIT, results, lang)
@@ -586,6 +590,7 @@ def write_outputs(
         lang,
         course=similarity[2] if similarity is not None else None,
         roster=match,
+        causes=causes,
     )
     deadline_set = any(r.late is not None for r in results)
     page.write(
@@ -598,7 +603,7 @@ def write_outputs(
         course=similarity[2] if similarity is not None else None,
         names=_names(results, people),
         deadline=deadline,
-        attempt=manifest.attempt,
+        causes=causes,
     )
     if similarity is not None:
         alike.write_html(

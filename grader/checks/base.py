@@ -8,6 +8,17 @@ from grader.common import textform
 from grader.specs.model import Check, Exercise, Text
 
 
+@dataclass(frozen=True)
+class Mistake:
+    """A mistake the grader named in a failing answer: what a class report counts and a teacher
+    reads, beside the message that tells the student."""
+
+    id: str
+    """A short key, the same for every answer with this mistake ("grad_not_reset")."""
+    title: Text
+    """The mistake in a few words, in both languages ("the old gradient was not reset")."""
+
+
 @dataclass
 class Verdict:
     """Why one example failed: the status, a message, and the student's own traceback lines."""
@@ -22,6 +33,8 @@ class Verdict:
     cause: str | None = None
     """A key shared by every check this same failure blocks ("raised:TYPE:FUNCTION",
     "forbidden:API:FUNCTION"), so a report can say it once."""
+    mistake: Mistake | None = None
+    """The mistake this failure was named as, where the grader named one."""
 
 
 class NotRecorded(Exception):

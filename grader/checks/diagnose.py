@@ -1,4 +1,5 @@
-"""Named mistakes behind a small value error, each named only when the answer matches it.
+"""Named mistakes behind a small value error, each named only when the answer matches it; and
+a gradient that was not reset, in a scenario's observations.
 
 A small relative error can come from an epsilon (log(p + 1e-8), sqrt(s + 1e-8)), from float32
 arithmetic, or from an underflow (the log of a probability that exp rounded into the subnormal
@@ -12,12 +13,36 @@ from __future__ import annotations
 
 import torch
 
+from grader.checks.base import Mistake
+from grader.checks.compare import compare
 from grader.checks.messages import both
+from grader.common.wire import TensorFacts
+from grader.sandbox.probes.scenario import EFFECTS, FACETS
 from grader.specs.model import Text
+
+EPSILON_IN_LOG = Mistake(
+    "epsilon_in_log", both("epsilon di dalam log", "an epsilon inside the log")
+)
+EPSILON_IN_SQRT = Mistake(
+    "epsilon_in_sqrt", both("epsilon di dalam sqrt", "an epsilon inside the sqrt")
+)
+UNDERFLOW = Mistake(
+    "log_of_underflow",
+    both(
+        "log dari probabilitas yang underflow (subnormal)",
+        "the log of a probability that underflows (subnormal)",
+    ),
+)
 
 
 def small_error(got: torch.Tensor, want: torch.Tensor) -> Text | None:
     """The named cause of a small value error, or None when no candidate matches."""
+    named = small_error_named(got, want)
+    return None if named is None else named[1]
+
+
+def small_error_named(got: torch.Tensor, want: torch.Tensor) -> tuple[Mistake, Text] | None:
+    """small_error() with the mistake it names (see checks.base.Mistake)."""
     got, want = got.double(), want.double()
     ok = torch.isfinite(got) & torch.isfinite(want)
     if got.numel() == 0 or not bool(ok.all()):
@@ -27,7 +52,7 @@ def small_error(got: torch.Tensor, want: torch.Tensor) -> Text | None:
         return None
     eps = _constant_shift(torch.exp(got), torch.exp(want))
     if eps is not None:
-        return both(
+        return EPSILON_IN_LOG, both(
             "Hasilmu sama dengan log(p + {e:.1g}) untuk setiap elemen: ada epsilon di "
             "dalam log. Hapus epsilon itu; hitung x - m - log Σexp(x - m) langsung.",
             "Your result equals log(p + {e:.1g}) at every element: an epsilon inside "
@@ -37,7 +62,7 @@ def small_error(got: torch.Tensor, want: torch.Tensor) -> Text | None:
     if bool((want >= 0).all()):
         eps = _constant_shift(got * got, want * want)
         if eps is not None:
-            return both(
+            return EPSILON_IN_SQRT, both(
                 "Hasilmu sama dengan sqrt(s + {e:.1g}) untuk setiap elemen: ada epsilon "
                 "di dalam sqrt, dan itu mengubah nilainya.",
                 "Your result equals sqrt(s + {e:.1g}) at every element: an epsilon "
@@ -47,7 +72,7 @@ def small_error(got: torch.Tensor, want: torch.Tensor) -> Text | None:
     tiny = torch.finfo(torch.float64).tiny
     subnormal = torch.exp(want) < tiny
     if bool(subnormal[differ].all()) and bool((~subnormal).any() or subnormal.all()):
-        return both(
+        return UNDERFLOW, both(
             "Hanya elemen dengan exp(nilai torch) di bawah {t:.3g} yang berbeda: "
             "probabilitasnya underflow (subnormal) sehingga log(exp(x - m) / Σexp) "
             "kehilangan digit. Hitung x - m - log Σexp(x - m) langsung, tanpa log dari "
@@ -69,3 +94,77 @@ def _constant_shift(a: torch.Tensor, b: torch.Tensor) -> float | None:
     if not c > 0 or not bool(((shift - c).abs() <= 0.01 * c).all()):
         return None
     return c
+
+
+GRAD_NOT_RESET = Mistake(
+    "grad_not_reset",
+    both(
+        "gradien lama tidak di-reset (.grad terakumulasi)",
+        "the old gradient was not reset (.grad accumulates)",
+    ),
+)
+
+
+def _grads(tree, path: str = "") -> dict[str, dict]:
+    """Every observed object that has a grad facet, by its path ("model.2.weight")."""
+    if isinstance(tree, dict) and tree and set(tree) <= set(FACETS):
+        return {path: tree} if "grad" in tree else {}
+    found: dict[str, dict] = {}
+    if isinstance(tree, dict):
+        for key, sub in tree.items():
+            found.update(_grads(sub, f"{path}.{key}" if path else str(key)))
+    elif isinstance(tree, (list, tuple)):
+        for i, sub in enumerate(tree):
+            found.update(_grads(sub, f"{path}[{i}]"))
+    return found
+
+
+def _grad_data(facets: dict) -> torch.Tensor | None:
+    grad, value = facets.get("grad"), facets.get("value")
+    if isinstance(grad, TensorFacts):
+        return grad.data
+    if grad is None and isinstance(value, TensorFacts):
+        return torch.zeros_like(value.data)
+    return None
+
+
+def kept_grads(ctx, got: dict, want: dict, before) -> Text | None:
+    """A scenario's (grader.checks.scenario) named mistake: every .grad that differs from the
+    reference's equals it plus the gradient the object held before the call (before(): the
+    objects as the setup left them), and one of them held one: the old gradient was not reset
+    (accumulated into, or left after a step). None where that is not so."""
+    wants = {
+        k: v
+        for name, tree in want.items()
+        if name != EFFECTS
+        for k, v in _grads(tree, name).items()
+    }
+    if not wants:
+        return None
+    gots = {k: v for name, tree in got.items() for k, v in _grads(tree, name).items()}
+    try:
+        befores = {k: v for name, tree in before().items() for k, v in _grads(tree, name).items()}
+    except Exception:  # a setup that cannot run alone: nothing is named
+        return None
+    kept = []
+    for path, w_facets in wants.items():
+        g = _grad_data(gots.get(path) or {})
+        w, b = _grad_data(w_facets), _grad_data(befores.get(path) or {})
+        if g is None or w is None or b is None or g.shape != w.shape or b.shape != w.shape:
+            return None
+        if compare(TensorFacts(data=g), w, tolerances=ctx.tolerances) is None:
+            continue
+        if not bool((b != 0).any()):
+            return None
+        if compare(TensorFacts(data=g), w + b.to(w.dtype), tolerances=ctx.tolerances):
+            return None
+        kept.append(path)
+    if not kept:
+        return None
+    return both(
+        "{p}: .grad sama dengan gradien torch ditambah gradien yang sudah ada sebelum "
+        "pemanggilan: gradien lama tidak di-reset.",
+        "{p}: .grad equals torch's gradient plus the one it held before the call: the old "
+        "gradient was not reset.",
+        p=", ".join(kept[:4]) + (", ..." if len(kept) > 4 else ""),
+    )

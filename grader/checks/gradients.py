@@ -11,10 +11,18 @@ import dataclasses
 
 import torch
 
-from grader.checks.base import Judging, Kind, Verdict
+from grader.checks.base import Judging, Kind, Mistake, Verdict
 from grader.checks.compare import compare
 from grader.checks.messages import both, mismatch
 from grader.specs import refs
+
+IGNORES_UPSTREAM = Mistake(
+    "ignores_grad_output",
+    both(
+        "backward mengabaikan grad_output (aturan rantai)",
+        "backward ignores grad_output (the chain rule)",
+    ),
+)
 
 
 class Vjp(Kind):
@@ -67,7 +75,7 @@ class Vjp(Kind):
         for name, expected in want.items():
             found = compare(got[name], expected, tolerances=ctx.tolerances, where=f"{name}.grad")
             if found:
-                return Verdict("failed", self._explain(ctx, name, got[name], found))
+                return self._explain(ctx, name, got[name], found)
         return None
 
     def _by_name(self, ctx, expect) -> dict:
@@ -101,12 +109,12 @@ class Vjp(Kind):
                 )
         return got, None
 
-    def _explain(self, ctx, name, got, found):
+    def _explain(self, ctx, name, got, found) -> Verdict:
         check = ctx.check
         up = check.expect.upstream
         base = mismatch(found, check.function)
         if up and found.kind in ("value", "nonfinite") and self._ignores_upstream(ctx, name, got):
-            return both(
+            text = both(
                 "backward mengabaikan grad_output: gradien `{a}` sama dengan hasil untuk "
                 "upstream berisi satu semua, padahal upstream-nya `{u}`. Kalikan turunan lokal "
                 "dengan grad_output (aturan rantai). {b}",
@@ -117,13 +125,15 @@ class Vjp(Kind):
                 u=up,
                 b=base,
             )
-        return both(
+            return Verdict("failed", text, mistake=IGNORES_UPSTREAM)
+        text = both(
             "Gradien `{a}` lewat backward (grad_output = `{u}`) salah. {b}",
             "The gradient of `{a}` through backward (grad_output = `{u}`) is wrong. {b}",
             a=name,
             u=up or "ones",
             b=base,
         )
+        return Verdict("failed", text)
 
     def _ignores_upstream(self, ctx, name, got) -> bool:
         upstream = ctx.inputs[ctx.check.expect.upstream]
@@ -151,7 +161,7 @@ class VjpFinite(Vjp):
         for name, expected in want.items():
             found = compare(got[name], expected, values=False, where=f"{name}.grad")
             if found:
-                return Verdict("failed", self._explain(ctx, name, got[name], found))
+                return self._explain(ctx, name, got[name], found)
             data = got[name].data
             bad = ~torch.isfinite(data) & torch.isfinite(expected)
             if bad.any():

@@ -11,7 +11,7 @@ import torch
 from hypothesis import strategies as st
 
 from grader.checks import diagnose
-from grader.checks.base import Judging, Verdict
+from grader.checks.base import Judging, Mistake, Verdict
 from grader.checks.compare import compare
 from grader.checks.gradients import upstream_changed
 from grader.checks.messages import both, mismatch
@@ -92,9 +92,10 @@ class RowwiseValue(Value):
         )
         got = values["outs"][0]
         found = compare(got, want, tolerances=ctx.tolerances)
-        return (
-            Verdict("failed", explained(found, ctx.check.function, got, want)) if found else None
-        )
+        if not found:
+            return None
+        text, mistake = named(found, ctx.check.function, got, want)
+        return Verdict("failed", text, mistake=mistake)
 
 
 def _reference_out(ctx: Judging):
@@ -205,19 +206,27 @@ class RowwiseVjp(Value):
                     "failed",
                     both(
                         "Gradien melalui {fn} di baris {i} tidak hingga: {g}. Di baris itu "
-                        "nilai referensi (torch) {n:.3g} (titik tak mulus, misalnya vektor nol). Di sana gradien "
-                        "hingga apa pun{b} sudah benar, misalnya 0; sqrt di 0 punya turunan inf, "
-                        "dan inf · 0 = NaN.",
+                        "nilai referensi (torch) {n:.3g} (titik tak mulus, misalnya vektor "
+                        "nol). Di sana gradien hingga apa pun{b} sudah benar, misalnya 0.",
                         "The gradient through {fn} at row {i} is not finite: {g}. There the "
-                        "reference's (torch's) value is {n:.3g} (a kink, such as the zero vector). There any finite gradient"
-                        "{b_en} is right, 0 for instance; sqrt has an infinite derivative at 0, and "
-                        "inf · 0 = NaN.",
+                        "reference's (torch's) value is {n:.3g} (a kink, such as the zero "
+                        "vector). There any finite gradient{b_en} is right, 0 for instance.",
                         fn=fn,
                         i=idx,
                         g=_row_text(row),
                         n=size,
                         b=f" yang panjangnya paling besar {bound:g} × |upstream|" if bound else "",
                         b_en=f" no longer than {bound:g} × |upstream|" if bound else "",
+                    ),
+                    # which operation makes the NaN is for the student to find (anomaly
+                    # detection); the hint, kept back by the feedback level, says it
+                    hint=both(
+                        "Backward mengalikan turunan lokal tiap operasi; turunan yang tak hingga "
+                        "di titik itu (sqrt di 0 punya turunan inf) dikali 0 menjadi NaN "
+                        "(inf · 0 = NaN), juga di cabang yang tidak dipilih.",
+                        "Backward multiplies each operation's local derivative; one that is "
+                        "infinite there (sqrt has an infinite derivative at 0) times 0 is NaN "
+                        "(inf · 0 = NaN), in a branch that is not chosen too.",
                     ),
                 )
             if bound is not None:
@@ -229,16 +238,20 @@ class RowwiseVjp(Value):
                         both(
                             "Gradien melalui {fn} di baris {i} (nilai referensi {n:.3g}, titik tak mulus) "
                             "panjangnya {l:.6g}, lebih dari {b} × |upstream| = {m:.6g}: itu bukan "
-                            "subgradien. Di vektor nol kembalikan gradien 0.",
+                            "subgradien.",
                             "The gradient through {fn} at row {i} (the reference's value {n:.3g}, a kink) has "
                             "length {l:.6g}, more than {b} × |upstream| = {m:.6g}: not a "
-                            "subgradient. At the zero vector return a zero gradient.",
+                            "subgradient.",
                             fn=fn,
                             i=idx,
                             n=size,
                             l=length,
                             b=f"{bound:g}",
                             m=limit,
+                        ),
+                        hint=both(
+                            "Di vektor nol, gradien 0 selalu benar.",
+                            "At the zero vector a zero gradient is always right.",
                         ),
                     )
         patched = g.clone()
@@ -253,15 +266,20 @@ SMALL = 1e-5
 def explained(found, fn, got=None, want=None) -> Text:
     """The mismatch's text; for a small value error, the cause that the values match (an
     epsilon, an underflow; float32 in the shared text), or else only that it must be equal."""
+    return named(found, fn, got, want)[0]
+
+
+def named(found, fn, got=None, want=None) -> tuple[Text, Mistake | None]:
+    """explained()'s text, and the mistake it names (diagnose.small_error_named), if any."""
     if found.kind != "value" or found.rel_err is None or not 0 < found.rel_err <= SMALL:
-        return mismatch(found, fn)
+        return mismatch(found, fn), None
     cause = None
     if (
         isinstance(got, TensorFacts)
         and isinstance(want, torch.Tensor)
         and not found.float32_values
     ):
-        cause = diagnose.small_error(got.data, want)
+        cause = diagnose.small_error_named(got.data, want)
     if cause is None:
         return both(
             "{m} Rumusmu hampir benar, tetapi hasilnya harus sama dengan torch (dalam "
@@ -269,8 +287,8 @@ def explained(found, fn, got=None, want=None) -> Text:
             "{m} Your formula is nearly right, but the result must equal torch's "
             "(within the tolerance), not merely be finite.",
             m=mismatch(found, fn),
-        )
-    return both("{m} {c}", "{m} {c}", m=mismatch(found, fn), c=cause)
+        ), None
+    return both("{m} {c}", "{m} {c}", m=mismatch(found, fn), c=cause[1]), cause[0]
 
 
 def _row_text(row: torch.Tensor) -> str:

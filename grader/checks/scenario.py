@@ -28,7 +28,7 @@ import textwrap
 
 import torch
 
-from grader.checks import counted, effects
+from grader.checks import counted, diagnose, effects
 from grader.checks.base import Judging, Kind, Verdict
 from grader.checks.compare import compare
 from grader.checks.messages import both, exact, items, mismatch, shown
@@ -159,7 +159,15 @@ class Scenario(Kind):
                 continue
             found = _diff(got.get(name), want[name], name, ctx)
             if found is not None:
-                return Verdict("failed", _with_setup(found, ctx.check))
+                kept = diagnose.kept_grads(
+                    ctx, got, want, lambda: before_call(ctx.check, ctx.inputs)
+                )
+                if kept is None:
+                    return Verdict("failed", _with_setup(found, ctx.check))
+                found = both("{f} {k}", "{f} {k}", f=found, k=kept)
+                return Verdict(
+                    "failed", _with_setup(found, ctx.check), mistake=diagnose.GRAD_NOT_RESET
+                )
         method = counted.judge(fn, got.get(probe.COUNTS), want.get(probe.COUNTS))
         if method is not None:  # the values agree; how they were computed does not
             method.message = _with_setup(method.message, ctx.check)
@@ -221,9 +229,22 @@ def built(check) -> Text | None:
 
 def expected(check, inputs: dict) -> dict:
     """The reference's observations on copies of these inputs, decoded as the worker's are."""
+    where = f"{check.node.file}:{check.node.where('reference')}"
+    ref = probe.define(check.options["reference"], check.function.split(".")[-1], where)
+    return _observed(check, inputs, ref, KINDS[0].request(check, inputs, None)["scenario"])
+
+
+def before_call(check, inputs: dict) -> dict:
+    """The objects as the setup leaves them, observed as the check observes them after its call:
+    what each .grad held before the student's function ran (no answer is computed: a students'
+    release, which holds no reference, can tell it too)."""
+    plan = dict(KINDS[0].request(check, inputs, None)["scenario"], backward=False)
+    return _observed(check, inputs, lambda *args: None, plan)
+
+
+def _observed(check, inputs: dict, fn, plan: dict) -> dict:
     opts = check.options
     where = f"{check.node.file}:{check.node.where('reference')}"
-    ref = probe.define(opts["reference"], check.function.split(".")[-1], where)
     setup = probe.define(opts["setup"], "setup", where) if opts.get("setup") else None
     drawn = {
         k: v.detach().clone() if isinstance(v, torch.Tensor) else v for k, v in inputs.items()
@@ -231,10 +252,9 @@ def expected(check, inputs: dict) -> dict:
     for a in check.args:
         if isinstance(a, TensorArg) and a.requires_grad:
             drawn[a.name].requires_grad_(True)
-    plan = KINDS[0].request(check, inputs, None)["scenario"]
     try:
         with torch.enable_grad():
-            observed = probe.run(ref, setup, drawn, plan, probe.local_guard)
+            observed = probe.run(fn, setup, drawn, plan, probe.local_guard)
     except StudentError as err:
         raise SpecBug(
             f"the reference of {check.id} raised {type(err.exc).__name__}: {err.exc}"

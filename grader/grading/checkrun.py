@@ -87,6 +87,8 @@ def row(
         hidden=check.hidden,
         bonus=check.bonus,
         cause=verdict.cause,
+        mistake=verdict.mistake.id if verdict.mistake else None,
+        mistake_title=verdict.mistake.title if verdict.mistake else None,
         output=output[0] or None,
         output_cut=output[1],
         shrink_cut=cut,

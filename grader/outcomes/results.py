@@ -36,6 +36,10 @@ class CheckResult:
     bonus: bool = False
     cause: str | None = None
     """The same key on every check one failure blocks (see checks.base.Verdict.cause)."""
+    mistake: str | None = None
+    """The named mistake's id (checks.base.Mistake) where the grader named one."""
+    mistake_title: Text | None = None
+    """That mistake in a few words, as a class report lists it."""
     output: str | None = None
     """What the student's code printed during the failing call (capped), if anything."""
     output_cut: int = 0

@@ -31,6 +31,9 @@ def check_dict(c: CheckResult, lang: str) -> dict:
         "bonus": c.bonus,
         "cause": c.cause,
         "output": c.output,
+        "mistake": (
+            {"id": c.mistake, "title": _text(c.mistake_title, lang)} if c.mistake else None
+        ),
         "output_cut": c.output_cut,
         "helpful_hints": list(c.helpful_hints),
         "shrink_cut": c.shrink_cut,

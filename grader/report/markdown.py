@@ -120,10 +120,13 @@ def roster_lines(match, lang: str) -> list[str]:
     return lines
 
 
-def text(stats: ClassStats, lang: str, similarity=None, course=None, roster=None) -> str:
+def text(
+    stats: ClassStats, lang: str, similarity=None, course=None, roster=None, causes=None
+) -> str:
     """summary.md; similarity: the per-exercise pairs (similarity.compute()); course: the pairs
     ranked across the course (ranking.rank()), which stand in for them where given; roster: the
-    roster matched (grader.outcomes.roster.Match)."""
+    roster matched (grader.outcomes.roster.Match); causes: the mistakes and causes the class hit
+    most often (grader.report.classview.causes.count()), None to leave them out."""
     w, status = LABELS[lang], STATUS[lang]
     lines = [f"## {w['title']}", ""]
     if not stats.submissions:
@@ -184,6 +187,10 @@ def text(stats: ClassStats, lang: str, similarity=None, course=None, roster=None
             f"| `{c.exercise}.{c.check}` {_cell(c.title.get(lang))}{tags} | `{c.kind}` "
             f"| {c.passed}/{c.total} | {rate} | {_bar(c.passed, c.total)} |"
         )
+    if causes is not None:
+        from grader.report.classview import causes as causes_of
+
+        lines += ["", *causes_of.summary_lines(causes, lang)]
     if course is not None:  # pairs of submissions to look at (batch computes them)
         from grader.report.classview import pairsview, ranking
 
@@ -196,6 +203,12 @@ def text(stats: ClassStats, lang: str, similarity=None, course=None, roster=None
 
 
 def write(
-    path: Path, stats: ClassStats, lang: str, similarity=None, course=None, roster=None
+    path: Path,
+    stats: ClassStats,
+    lang: str,
+    similarity=None,
+    course=None,
+    roster=None,
+    causes=None,
 ) -> None:
-    atomic_write(Path(path), text(stats, lang, similarity, course, roster))
+    atomic_write(Path(path), text(stats, lang, similarity, course, roster, causes))

@@ -10,7 +10,7 @@ import shutil
 import xml.etree.ElementTree as ET
 
 import pytest
-from classdata import check, fake_serve, gradescope_valid
+from classdata import check, fake_serve, gradescope_valid, t
 from classdata import submission as fake_submission
 from conftest import EXERCISES, ROOT, SOLUTIONS
 
@@ -203,10 +203,14 @@ def test_conceal_drops_inputs_of_hidden_checks_only():
     # an exception's type name is the worker's text: it may spell out the inputs
     r.exercises[0].checks[2].cause = "raised:Err_x_0_25:f"
     r.exercises[0].checks[0].cause = "raised:ValueError:f"
+    for c in (r.exercises[0].checks[0], r.exercises[0].checks[2]):
+        c.mistake, c.mistake_title = "grad_not_reset", t("the old gradient was not reset")
     shown = batch.conceal(r).exercises[0].checks
     a, h = shown[0], shown[2]
     assert a.counterexample and "a is wrong" in a.message.en and a.cause == "raised:ValueError:f"
+    assert a.mistake == "grad_not_reset" and a.mistake_title.en.startswith("the old")
     assert h.counterexample is None and h.traceback == [] and h.cause is None
+    assert h.mistake is None and h.mistake_title is None  # what the hidden inputs showed
     assert h.message.en.startswith("Hidden check (value) did not pass (failed): title of h")
     assert "tersembunyi" in h.message.id and (h.status, h.points) == ("failed", 0.0)
     passed = check("h", "passed", 1.0, 1.0, hidden=True)

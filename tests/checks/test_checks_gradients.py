@@ -39,12 +39,13 @@ def test_vjp_names_an_ignored_grad_output(ex):
     verdict = judge(ex, find_check(ex, "backward_vjp"), INPUTS, sigmoid=ignores)
     assert verdict.message.en.startswith("backward ignores grad_output")
     assert "x.grad[" in verdict.message.en and "mengabaikan grad_output" in verdict.message.id
+    assert verdict.mistake.id == "ignores_grad_output"  # what a class report counts
 
 
 def test_vjp_wrong_derivative_is_not_called_an_ignored_upstream(ex):
     wrong = sigmoids.function(sigmoids.plain, lambda g, y, x: g * y)
     verdict = judge(ex, find_check(ex, "backward_vjp"), INPUTS, sigmoid=wrong)
-    assert "ignores" not in verdict.message.en
+    assert "ignores" not in verdict.message.en and verdict.mistake is None
     assert (
         "The gradient of `x` through backward (grad_output = `g`) is wrong" in verdict.message.en
     )

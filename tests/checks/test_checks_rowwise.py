@@ -135,6 +135,8 @@ def test_a_named_cause_is_shown_only_when_the_values_match_it(answer, named, not
     verdict = judge(EXERCISE, LSM_VALUE, inputs, log_softmax=answer)
     assert verdict is not None and named in verdict.message.en, verdict.message.en
     assert not_named not in verdict.message.en
+    mistake = {"log(p + 1e-08)": "epsilon_in_log", "underflow": "log_of_underflow"}.get(named)
+    assert (verdict.mistake.id if verdict.mistake else None) == mistake  # float32: no mistake
 
 
 def test_no_cause_is_named_when_none_matches():
@@ -146,7 +148,7 @@ def test_no_cause_is_named_when_none_matches():
 
     verdict = judge(EXERCISE, LSM_VALUE, {"logits": t([[[0.0, 1.0, 3.0]]])}, log_softmax=nudged)
     text = verdict.message.en
-    assert "nearly right" in text
+    assert "nearly right" in text and verdict.mistake is None
     assert not any(w in text for w in ("epsilon", "float32", "underflow"))
 
 

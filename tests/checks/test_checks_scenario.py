@@ -69,6 +69,60 @@ def test_none_and_zero_gradients_are_equal_only_where_the_spec_says_so():
     assert kept.status == "failed" and "params[0]" in kept.message.en
 
 
+def test_a_gradient_left_after_the_step_is_named_not_reset():
+    def steps_only(params, lr):
+        with torch.no_grad():
+            for p in params:
+                if p.grad is not None:
+                    p -= lr * p.grad
+
+    verdict = judge(SGD, find_check(SGD, "sgd_zero_grad"), sgd_inputs(), sgd_step=steps_only)
+    assert verdict.mistake.id == "grad_not_reset"
+    assert "plus the one it held before the call" in verdict.message.en
+    assert "params[0]" in verdict.message.en and "di-reset" in verdict.message.id
+
+    def halves(params, lr):  # a wrong gradient, but not the old one kept
+        sgd_key(params, lr)
+        for p in params:
+            p.grad = torch.full_like(p, 0.25)
+
+    other = judge(SGD, find_check(SGD, "sgd_zero_grad"), sgd_inputs(), sgd_step=halves)
+    assert other.status == "failed" and other.mistake is None
+    assert "held before the call" not in other.message.en
+
+
+def test_an_old_gradient_accumulated_into_is_named_not_reset():
+    acc = specfile.load(EXERCISES / "grad_accumulation" / "exercise.yaml")
+    check = find_check(acc, "uneven_chunks_old_grads")
+    g = torch.Generator().manual_seed(3)
+
+    def draw(*shape):
+        return torch.rand(*shape, generator=g, dtype=torch.float64) * 2 - 1
+
+    inputs = {
+        "W1": draw(3, 2),
+        "b1": draw(3),
+        "W2": draw(2, 3),
+        "b2": draw(2),
+        "x": draw(5, 2),
+        "target": draw(5, 2),
+        "old": draw(2, 3),
+        "k": 0.5,
+        "pick": 0.0,
+    }
+
+    def accumulate(model, x, target, chunk, reset):
+        if reset:
+            model.zero_grad()
+        for xb, tb in zip(x.split(chunk), target.split(chunk)):
+            loss = torch.nn.functional.mse_loss(model(xb), tb, reduction="sum")
+            (loss / target.numel()).backward()
+
+    assert judge(acc, check, inputs, accumulate_grads=lambda *a: accumulate(*a, True)) is None
+    kept = judge(acc, check, inputs, accumulate_grads=lambda *a: accumulate(*a, False))
+    assert kept.mistake.id == "grad_not_reset" and "model.2.weight" in kept.message.en
+
+
 def test_a_flag_that_differs_is_reported_with_both_values():
     check = find_check(SGD, "clamp_in_place")
     inputs = {

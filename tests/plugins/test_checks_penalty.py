@@ -225,6 +225,9 @@ def test_a_summed_penalty_is_named():
 
     message = _message("penalty_vectors", example(n=3), summed)
     assert "summed over the batch" in message and "Critic: MLP 4→3→1 (Tanh)" in message
+    verdict = judge(EXERCISE, CHECKS["penalty_vectors"], example(n=3), gradient_penalty=summed)
+    assert verdict.mistake.id == "penalty_sum"  # what a class report counts, in a few words
+    assert verdict.mistake.title.en == "the penalty summed over the batch, not averaged"
 
 
 def test_a_wrong_default_shows_the_factor():

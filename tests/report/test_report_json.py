@@ -42,3 +42,21 @@ def test_language_picks_the_text_and_keeps_non_ascii(tmp_path):
     assert doc["exercises"][0]["checks"][0]["hint"] == "Gunakan rumus σ(x)·(1 − σ(x))"
     assert doc["exercises"][0]["title"] == "Exercise | one (id)"
     assert doc["exercises"][0]["checks"][1]["message"] is None  # passed: no message
+
+
+def test_a_named_mistake_is_written_in_the_language_and_read_back_by_batch(tmp_path):
+    from grader.batch import files
+
+    result = submission("eko", {"a": "failed", "b": "failed"})
+    a = result.exercises[0].checks[0]
+    a.mistake = "grad_not_reset"
+    a.mistake_title = Text(id="gradien lama tidak di-reset", en="the old gradient was not reset")
+    jsonout.write(tmp_path / "r.json", result, "id")
+    doc = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    first, second = doc["exercises"][0]["checks"][:2]
+    assert first["mistake"] == {"id": "grad_not_reset", "title": "gradien lama tidak di-reset"}
+    assert second["mistake"] is None  # no mistake named: the key is there all the same
+    back = files._check(first)
+    assert (back.mistake, back.mistake_title.id) == ("grad_not_reset", first["mistake"]["title"])
+    del second["mistake"]  # a results.json written before the field existed
+    assert files._check(second).mistake is None

@@ -105,6 +105,24 @@ DIAGNOSES = {
 }
 
 
+TITLES = {
+    "sum": both("penalty dijumlahkan atas batch, bukan dirata-rata",
+                "the penalty summed over the batch, not averaged"),
+    "no_lam": both("tanpa faktor lam", "without the factor lam"),
+    "squared": both("‖g‖² sebagai ganti ‖g‖", "‖g‖² in place of ‖g‖"),
+    "abs": both("|‖g‖ - 1| sebagai ganti (‖g‖ - 1)²", "|‖g‖ - 1| in place of (‖g‖ - 1)²"),
+    "batch": both("satu norm atas seluruh batch", "one norm over the whole batch"),
+    "dim1": both("norm atas dim 1 saja", "the norm over dim 1 only"),
+    "swapped": both("interpolasi terbalik", "the interpolation the wrong way round"),
+    "at_real": both("gradien di real, bukan di x̂", "the gradient at real, not at x̂"),
+    "one_alpha": both("satu alpha untuk seluruh batch", "one alpha for the whole batch"),
+    "alpha_4d": both("alpha ber-shape (N, 1, 1, 1) pada data (N, D)",
+                     "alpha shaped (N, 1, 1, 1) on (N, D) data"),
+    "at_fake": both("gradien di fake, bukan di x̂", "the gradient at fake, not at x̂"),
+}
+"""Each mistake of DIAGNOSES in a few words, as a class report lists it (checks.base.Mistake)."""
+
+
 def dead_samples(ref: Reference) -> list[int]:
     """The samples whose input gradient is exactly zero (a ReLU critic with every unit off)."""
     g = ref.input_grad

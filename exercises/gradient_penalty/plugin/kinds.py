@@ -18,9 +18,9 @@ from grader.checks.compare import compare
 from grader.checks.messages import both, mismatch
 from grader.specs.model import FloatArg, TensorArg, Text
 from grader.common.wire import TensorFacts
-from grader.checks.base import Judging, Kind, Verdict
+from grader.checks.base import Judging, Kind, Mistake, Verdict
 from grader.checks.effects import InputsUntouched
-from .data import DIAGNOSES, DrawnCritic, Reference, dead_samples
+from .data import DIAGNOSES, TITLES, DrawnCritic, Reference, dead_samples
 
 ARGS = ("real", "fake", "alpha")
 
@@ -73,6 +73,16 @@ def diagnose(ctx: Judging, ref: Reference, got: float) -> Text | None:
     return both("Pada input ini beberapa kesalahan memberi nilai yang sama: {l}",
                 "At these inputs several mistakes give the same value: {l}",
                 l=_join(found, both(" Atau: ", " Or: ")))
+
+
+def named(ctx: Judging, ref: Reference, got: float) -> Mistake | None:
+    """The one confirmed mistake (DIAGNOSES) this answer has here, as a class report counts it;
+    None where none or several match."""
+    found = [name for name in matching(ctx, ref, got)
+             if ctx.confirmed is None or name in ctx.confirmed]
+    if len(found) != 1:
+        return None
+    return Mistake(f"penalty_{found[0]}", TITLES[found[0]])
 
 
 def matching(ctx: Judging, ref: Reference, got: float) -> list[str]:
@@ -268,11 +278,13 @@ class CriticPenalty(CriticKind):
         if not found:
             return None
         text = _not_a_tensor(mismatch(found, ctx.check.function), found, out)
+        mistake = None
         if found.kind == "value":
             hint = diagnose(ctx, ref, float(out.data))
             if hint is not None:
                 text = both("{t} {h}", "{t} {h}", t=text, h=hint)
-        return Verdict("failed", _critic_text(ctx, text, ref))
+            mistake = named(ctx, ref, float(out.data))
+        return Verdict("failed", _critic_text(ctx, text, ref), mistake=mistake)
 
 
 def _not_a_tensor(text: Text, found, out) -> Text:

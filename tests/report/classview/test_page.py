@@ -1,6 +1,7 @@
 """The class report page (grader.report.classview.page): one self-contained HTML file with the
 histogram, the pass rates lowest first and the causes; every name escaped; and, where Chromium is
-installed, a page a real browser draws without a console error."""
+installed, a page a real browser draws without a console error. The causes' counting and words
+are tested in test_causes.py."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from classdata import klass, submission
 
 from grader.outcomes import classstats
 from grader.outcomes.gradebook import Change, Flip
-from grader.report.classview import page
+from grader.report.classview import page, rates
+from grader.report.classview.histogram import histogram_png
+from grader.report.classview.words import LABELS
 
 EVIL = "<script>alert(1)</script>"
 
@@ -75,7 +78,7 @@ def test_the_histogram_is_an_inline_png(tmp_path):
 
 
 def test_without_matplotlib_the_histogram_is_inline_svg(tmp_path, monkeypatch):
-    monkeypatch.setattr(page, "histogram_png", lambda stats, lang: None)
+    monkeypatch.setattr(rates, "histogram_png", lambda stats, lang: None)
     html = _write(tmp_path).read_text(encoding="utf-8")
     assert "<svg" in html and "<rect" in html and "data:image/png" not in html
 
@@ -83,8 +86,8 @@ def test_without_matplotlib_the_histogram_is_inline_svg(tmp_path, monkeypatch):
 def test_the_histogram_is_the_same_bytes_every_time(tmp_path):
     pytest.importorskip("matplotlib")
     stats = classstats.compute(klass())
-    words = page.LABELS["en"]
-    assert page.histogram_png(stats, words) == page.histogram_png(stats, words)
+    words = LABELS["en"]
+    assert histogram_png(stats, words) == histogram_png(stats, words)
     first = _write(tmp_path).read_bytes()
     assert _write(tmp_path).read_bytes() == first
 
@@ -99,21 +102,8 @@ def test_checks_and_exercises_lowest_pass_rate_first(tmp_path):
     assert "Exercise | one" in html and "<table id=exercises>" in html
 
 
-def test_causes_count_failed_visible_checks_most_often_first():
-    causes = page.count_causes(_class())
-    assert [(c.cause, c.submissions, c.checks) for c in causes] == [
-        ("raised:ValueError:f", 2, 2),
-        ("forbidden:torch.optim:sgd_step", 1, 1),
-        ("raised:<img src=x>:f", 1, 1),
-    ]  # the hidden check's cause is not counted
-    assert page.cause_meaning("raised:ValueError:f", "en") == "f raised ValueError"
-    assert "terlarang" in page.cause_meaning("forbidden:torch.optim:sgd_step", "id")
-    assert "not written" in page.cause_meaning("raised:NotImplementedError:f", "en")
-    assert page.cause_meaning("something else", "en") == "something else"
-
-
 def test_causes_can_be_given(tmp_path):
-    given = [page.Cause("ex", "overloaded", checks=7, submissions=3)]
+    given = [page.Cause("ex", "overloaded", checks=7, submissions=3)]  # causes.Cause
     html = _write(tmp_path, causes=given).read_text(encoding="utf-8")
     table = html[html.index("<table id=causes>") :]
     assert "overloaded" in table and "ValueError" not in table.split("</table>")[0]
@@ -194,17 +184,3 @@ def test_the_page_opens_on_every_student_with_a_link_to_their_feedback(tmp_path)
     assert "<script" not in html.lower() and "Aaron <b>" not in html
     console, shot, log = browser.draw(path, tmp_path)
     assert console == [] and shot.is_file(), log[-2000:]
-
-
-def test_an_untouched_starter_is_no_mistake_of_the_class():
-    results = _class()
-    by_name = {r.submission: r for r in results}
-    by_name["ana"].exercises[0].checks[0].cause = "raised:NotImplementedError:f"
-    by_name["ana"].exercises[0].untouched = True
-    counted = page.count_causes(results)
-    assert all(c.cause != "raised:NotImplementedError:f" for c in counted)
-    skipped = page.count_causes(
-        results, lambda sid, ex: "untouched" if sid == "dewi" else "attempted"
-    )
-    assert {c.cause for c in skipped} == {"raised:ValueError:f", "raised:<img src=x>:f"}
-    assert next(c for c in skipped if c.cause == "raised:ValueError:f").submissions == 1
