@@ -34,6 +34,7 @@ from grader.grading.constraints import apply_constraints, is_constraint  # noqa:
 from grader.grading.importfail import import_message
 from grader.grading.session import ImportFailure, Session
 from grader.loader.config import Config
+from grader.outcomes import stated
 from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
 from grader.sandbox.client import Sandbox
 from grader.specs import strategies
@@ -506,7 +507,7 @@ def _phase(
         for check in checks:
             if KINDS[check.kind].static:
                 rows.append(row_of(check, KINDS[check.kind].run(check, tree, seen)))
-        return rows, seen, session.deadline
+        return stated.named(exercise, rows), seen, session.deadline
     finally:
         session.close()
         submission.remove(scratch)
