@@ -23,6 +23,31 @@ Forbidden (anywhere in this file), their private aliases (torch._...) too:
     torch.sigmoid, torch.sigmoid_, torch.Tensor.sigmoid, torch.Tensor.sigmoid_,
     torch.nn.functional.sigmoid, torch.special.expit, torch.nn.Sigmoid,
     torch.nn.functional.logsigmoid, torch.nn.LogSigmoid.
+
+Aturan yang dinilai / Rules that are graded:
+- ID: torch.sigmoid, torch.nn.functional.sigmoid, torch.special.expit, nn.Sigmoid dan
+      x.sigmoid() dilarang di file ini.
+  EN: torch.sigmoid, torch.nn.functional.sigmoid, torch.special.expit, nn.Sigmoid and
+      x.sigmoid() are forbidden in this file.
+- ID: Hasilnya harus tetap hingga (bukan NaN/inf) untuk |x| sampai 1e4; backward juga tetap
+      hingga untuk |x| besar.
+  EN: The result must stay finite (no NaN/inf) for |x| up to 1e4; backward is finite for large
+      |x| too.
+- ID: Simpan tensor yang dibutuhkan backward dengan ctx.save_for_backward, bukan sebagai atribut
+      ctx.
+  EN: Save the tensors backward needs with ctx.save_for_backward, not as ctx attributes.
+- ID: sigmoid(x): kembalikan Sigmoid.apply(x).
+  EN: sigmoid(x): return Sigmoid.apply(x).
+- ID: Jangan mengubah x milik pemanggil.
+  EN: Leave the caller's x as it was.
+- ID: Setiap pemanggilan membiarkan objek pemanggil (tensor, .grad dan flag-nya, modul) dan mode
+      global (grad mode, anomaly detection, dtype bawaan) seperti semula, kecuali yang memang
+      diminta untuk diubah.
+  EN: Every call leaves the caller's objects (tensors, their .grad and flags, modules) and the
+      global modes (grad mode, anomaly detection, the default dtype) as it found them, except
+      what it is asked to change.
+- ID: Argumen tensor bisa datang contiguous, transposed atau strided.
+  EN: Tensor arguments may arrive contiguous, transposed or strided.
 """
 
 import torch

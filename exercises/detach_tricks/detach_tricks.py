@@ -18,6 +18,24 @@ Contoh pemakaian / usage:
 Dilarang (di seluruh file ini), alias privatnya (torch._...) juga /
 Forbidden (anywhere in this file), their private aliases (torch._...) too:
     torch.autograd.Function.
+
+Aturan yang dinilai / Rules that are graded:
+- ID: round_ste: gunakan detach(), tanpa autograd.Function.
+  EN: round_ste: use detach(), no autograd.Function.
+- ID: ema_update: perbarui e di tempat.
+  EN: ema_update: update e in place.
+- ID: e harus tetap tensor biasa tanpa graf (requires_grad False, grad_fn None).
+  EN: e must stay a plain tensor without a graph (requires_grad False, grad_fn None).
+- ID: p, p.grad dan requires_grad-nya tidak berubah.
+  EN: p, p.grad and its requires_grad do not change.
+- ID: Setiap pemanggilan membiarkan objek pemanggil (tensor, .grad dan flag-nya, modul) dan mode
+      global (grad mode, anomaly detection, dtype bawaan) seperti semula, kecuali yang memang
+      diminta untuk diubah.
+  EN: Every call leaves the caller's objects (tensors, their .grad and flags, modules) and the
+      global modes (grad mode, anomaly detection, the default dtype) as it found them, except
+      what it is asked to change.
+- ID: Argumen tensor bisa datang contiguous, transposed atau strided.
+  EN: Tensor arguments may arrive contiguous, transposed or strided.
 """
 
 import torch

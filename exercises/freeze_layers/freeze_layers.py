@@ -16,6 +16,22 @@ Contoh pemakaian / usage:
     model.add_module("head", nn.Linear(3, 1))
     freeze_features(model)
     trainable_names(model)       # ['head.weight', 'head.bias']
+
+Aturan yang dinilai / Rules that are graded:
+- ID: model.head tetap terlacak.
+  EN: model.head stays tracked.
+- ID: Nol-kan dulu gradien lama head (bisa berisi sisa langkah sebelumnya).
+  EN: Zero the head's old gradients first (they may hold a previous step's).
+- ID: Satu langkah SGD yang hanya mengubah model.head; .grad features tetap None.
+  EN: One SGD step that changes only model.head; the features' .grad stays None.
+- ID: Kembalikan nilai loss (float) sebelum langkah.
+  EN: Return the loss (a float) before the step.
+- ID: Setiap pemanggilan membiarkan objek pemanggil (tensor, .grad dan flag-nya, modul) dan mode
+      global (grad mode, anomaly detection, dtype bawaan) seperti semula, kecuali yang memang
+      diminta untuk diubah.
+  EN: Every call leaves the caller's objects (tensors, their .grad and flags, modules) and the
+      global modes (grad mode, anomaly detection, the default dtype) as it found them, except
+      what it is asked to change.
 """
 
 import torch

@@ -16,6 +16,20 @@ Contoh pemakaian / usage:
 Dilarang (di clip_grad_norm), alias privatnya (torch._...) juga /
 Forbidden (in clip_grad_norm), their private aliases (torch._...) too:
     torch.nn.utils.
+
+Aturan yang dinilai / Rules that are graded:
+- ID: Parameter tanpa .grad (None) dilewati.
+  EN: Parameters without a .grad (None) are skipped.
+- ID: Kembalikan norma total sebelum clipping, sebagai tensor 0-dimensi (seperti torch).
+  EN: Return the total norm before clipping, as a 0-dimensional tensor (as torch does).
+- ID: torch.nn.utils dilarang di fungsi ini.
+  EN: torch.nn.utils is forbidden in this function.
+- ID: Setiap pemanggilan membiarkan objek pemanggil (tensor, .grad dan flag-nya, modul) dan mode
+      global (grad mode, anomaly detection, dtype bawaan) seperti semula, kecuali yang memang
+      diminta untuk diubah.
+  EN: Every call leaves the caller's objects (tensors, their .grad and flags, modules) and the
+      global modes (grad mode, anomaly detection, the default dtype) as it found them, except
+      what it is asked to change.
 """
 
 import torch

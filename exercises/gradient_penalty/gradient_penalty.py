@@ -18,6 +18,30 @@ Contoh pemakaian dalam satu langkah critic / use in one critic step:
 
     loss = critic(fake).mean() - critic(real).mean() + gradient_penalty(critic, real, fake, alpha)
     loss.backward()     # gradient_penalty sendiri tidak memanggil backward / does not backward
+
+Aturan yang dinilai / Rules that are graded:
+- ID: Hasilnya harus bisa di-backward ke parameter critic (gradiennya dibandingkan dengan
+      autograd).
+  EN: The result must backpropagate into the critic's parameters (its gradients are compared
+      with autograd).
+- ID: Tanpa efek samping: jangan menulis .grad parameter (jangan .backward() di dalam).
+  EN: Without side effects: do not write the parameters' .grad (no .backward() inside).
+- ID: Jangan mengubah real, fake, alpha, bobot critic, atau requires_grad-nya.
+  EN: Do not change real, fake, alpha, the critic's weights or their requires_grad.
+- ID: Gradien parameter harus tetap hingga ketika gradien input sebuah sampel tepat nol (critic
+      ReLU dengan unit mati).
+  EN: Parameter gradients must stay finite when a sample's input gradient is exactly zero (a
+      ReLU critic with dead units).
+- ID: gradient_penalty(critic, real, fake, alpha, lam=10.0): lam bawaan adalah 10.
+  EN: gradient_penalty(critic, real, fake, alpha, lam=10.0): lam defaults to 10.
+- ID: Setiap pemanggilan membiarkan objek pemanggil (tensor, .grad dan flag-nya, modul) dan mode
+      global (grad mode, anomaly detection, dtype bawaan) seperti semula, kecuali yang memang
+      diminta untuk diubah.
+  EN: Every call leaves the caller's objects (tensors, their .grad and flags, modules) and the
+      global modes (grad mode, anomaly detection, the default dtype) as it found them, except
+      what it is asked to change.
+- ID: Argumen tensor bisa datang contiguous, transposed atau strided.
+  EN: Tensor arguments may arrive contiguous, transposed or strided.
 """
 
 import torch

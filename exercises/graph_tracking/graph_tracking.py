@@ -15,6 +15,18 @@ Contoh pemakaian / usage:
     backward_nodes(y * y)  # sama / the same: dua simpul MulBackward0, satu nama /
                            # two MulBackward0 nodes, one name
     count_leaves(y)        # 1
+
+Aturan yang dinilai / Rules that are graded:
+- ID: make_tracked: a leaf baru bernilai sama dengan x yang requires_grad.
+  EN: make_tracked: a is a new leaf with x's values that requires grad.
+- ID: make_tracked: x milik pemanggil tidak boleh berubah.
+  EN: make_tracked: the caller's x must not change.
+- ID: Setiap pemanggilan membiarkan objek pemanggil (tensor, .grad dan flag-nya, modul) dan mode
+      global (grad mode, anomaly detection, dtype bawaan) seperti semula, kecuali yang memang
+      diminta untuk diubah.
+  EN: Every call leaves the caller's objects (tensors, their .grad and flags, modules) and the
+      global modes (grad mode, anomaly detection, the default dtype) as it found them, except
+      what it is asked to change.
 """
 
 import torch

@@ -16,6 +16,22 @@ Contoh pemakaian / usage:
 Dilarang (di seluruh file ini), alias privatnya (torch._...) juga /
 Forbidden (anywhere in this file), their private aliases (torch._...) too:
     torch.autograd.functional, torch.func.
+
+Aturan yang dinilai / Rules that are graded:
+- ID: Tanpa torch.autograd.functional dan torch.func.
+  EN: Without torch.autograd.functional and torch.func.
+- ID: hvp(x, v): H·v tanpa membentuk matriks Hessian (N bisa puluhan ribu).
+  EN: hvp(x, v): H·v without building the Hessian matrix (N can be tens of thousands).
+- ID: Keduanya tidak boleh mengubah x milik pemanggil.
+  EN: Neither may change the caller's x.
+- ID: Setiap pemanggilan membiarkan objek pemanggil (tensor, .grad dan flag-nya, modul) dan mode
+      global (grad mode, anomaly detection, dtype bawaan) seperti semula, kecuali yang memang
+      diminta untuk diubah.
+  EN: Every call leaves the caller's objects (tensors, their .grad and flags, modules) and the
+      global modes (grad mode, anomaly detection, the default dtype) as it found them, except
+      what it is asked to change.
+- ID: Argumen tensor bisa datang contiguous, transposed atau strided.
+  EN: Tensor arguments may arrive contiguous, transposed or strided.
 """
 
 import torch

@@ -15,6 +15,22 @@ Contoh pemakaian / usage:
 Dilarang (di seluruh file ini), alias privatnya (torch._...) juga /
 Forbidden (anywhere in this file), their private aliases (torch._...) too:
     torch.autograd, torch.func, torch.Tensor.backward, torch.Tensor.requires_grad_.
+
+Aturan yang dinilai / Rules that are graded:
+- ID: Untuk prediksi dan target dengan shape apa pun (sama satu sama lain).
+  EN: For predictions and targets of any shape (the same as each other).
+- ID: l1_grad_mean: di titik pred = target pakailah 0, seperti autograd.
+  EN: l1_grad_mean: where pred = target use 0, as autograd does.
+- ID: .backward(), torch.autograd dan torch.func dilarang.
+  EN: .backward(), torch.autograd and torch.func are forbidden.
+- ID: Setiap pemanggilan membiarkan objek pemanggil (tensor, .grad dan flag-nya, modul) dan mode
+      global (grad mode, anomaly detection, dtype bawaan) seperti semula, kecuali yang memang
+      diminta untuk diubah.
+  EN: Every call leaves the caller's objects (tensors, their .grad and flags, modules) and the
+      global modes (grad mode, anomaly detection, the default dtype) as it found them, except
+      what it is asked to change.
+- ID: Argumen tensor bisa datang contiguous, transposed atau strided.
+  EN: Tensor arguments may arrive contiguous, transposed or strided.
 """
 
 import torch

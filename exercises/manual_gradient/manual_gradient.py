@@ -19,6 +19,27 @@ Dilarang (di df, grad_g, mlp_grads), alias privatnya (torch._...) juga /
 Forbidden (in df, grad_g, mlp_grads), their private aliases (torch._...) too:
     torch.autograd, torch.func, torch.Tensor.backward, torch.Tensor.requires_grad_,
     torch.Tensor.requires_grad, torch.Tensor.retain_grad.
+
+Aturan yang dinilai / Rules that are graded:
+- ID: Di df, grad_g dan mlp_grads tidak boleh ada .backward(), torch.autograd, torch.func atau
+      trik requires_grad.
+  EN: df, grad_g and mlp_grads may not use .backward(), torch.autograd, torch.func or
+      requires_grad tricks.
+- ID: autograd_df: pastikan gradien tidak terakumulasi di antara panggilan.
+  EN: autograd_df: make sure gradients do not accumulate between calls.
+- ID: autograd_df: jangan mengubah x milik pemanggil.
+  EN: autograd_df: leave the caller's x as it was.
+- ID: Nilai harus tetap hingga di mana pun hasil autograd hingga (termasuk untuk |x| atau |x·y|
+      yang besar).
+  EN: Values must stay finite wherever autograd's are (large |x| or |x·y| included).
+- ID: Setiap pemanggilan membiarkan objek pemanggil (tensor, .grad dan flag-nya, modul) dan mode
+      global (grad mode, anomaly detection, dtype bawaan) seperti semula, kecuali yang memang
+      diminta untuk diubah.
+  EN: Every call leaves the caller's objects (tensors, their .grad and flags, modules) and the
+      global modes (grad mode, anomaly detection, the default dtype) as it found them, except
+      what it is asked to change.
+- ID: Argumen tensor bisa datang contiguous, transposed atau strided.
+  EN: Tensor arguments may arrive contiguous, transposed or strided.
 """
 
 import torch

@@ -18,6 +18,23 @@ Contoh pemakaian / usage:
 Dilarang (di sgd_step), alias privatnya (torch._...) juga /
 Forbidden (in sgd_step), their private aliases (torch._...) too:
     torch.optim.
+
+Aturan yang dinilai / Rules that are graded:
+- ID: Parameter tanpa .grad dilewati.
+  EN: Parameters without a .grad are skipped.
+- ID: Setelah pembaruan, kosongkan gradiennya (p.grad = None, atau nol).
+  EN: After the update, clear its gradient (p.grad = None, or zeros).
+- ID: torch.optim dilarang.
+  EN: torch.optim is forbidden.
+- ID: clamp_weights_ mengembalikan w itu sendiri: tetap leaf, tetap requires_grad, .grad-nya
+      tidak berubah.
+  EN: clamp_weights_ returns w itself: still a leaf, still requiring grad, its .grad unchanged.
+- ID: Setiap pemanggilan membiarkan objek pemanggil (tensor, .grad dan flag-nya, modul) dan mode
+      global (grad mode, anomaly detection, dtype bawaan) seperti semula, kecuali yang memang
+      diminta untuk diubah.
+  EN: Every call leaves the caller's objects (tensors, their .grad and flags, modules) and the
+      global modes (grad mode, anomaly detection, the default dtype) as it found them, except
+      what it is asked to change.
 """
 
 import torch

@@ -26,6 +26,32 @@ The model (the grader runs its own copy of this loop with your log_softmax and s
     h      = X W1ᵀ                  embedding of each reading (samples x hidden)
     logits = h W2ᵀ + b2             one score per class
     loss   = mean(-log_softmax(logits)[y]) + 0.01 · mean(safe_norm(h))
+
+Aturan yang dinilai / Rules that are graded:
+- ID: log_softmax: nilai dan gradiennya tetap hingga untuk setiap input hingga, termasuk |logit|
+      sampai 1e4 dan baris yang elemennya berselisih ribuan.
+  EN: log_softmax: its values and gradients stay finite for every finite input, including
+      |logits| up to 1e4 and rows whose entries differ by thousands.
+- ID: Trik epsilon seperti log(softmax + 1e-8) atau nan_to_num bukan perbaikan: nilai dan
+      gradien dibandingkan.
+  EN: An epsilon hack such as log(softmax + 1e-8) or nan_to_num is not a fix: values and
+      gradients are compared.
+- ID: safe_norm: tetap hingga di mana pun, termasuk di v = 0.
+  EN: safe_norm: it stays finite everywhere, v = 0 included.
+- ID: find_nan_source: setelan anomaly detection global harus kembali seperti semula.
+  EN: find_nan_source: leave the global anomaly-detection setting as you found it.
+- ID: Loop training di file ini, dengan fungsi-fungsimu, harus menjaga loss dan semua parameter
+      tetap hingga.
+  EN: The training loop in this file, with your functions, must keep the loss and every
+      parameter finite.
+- ID: Setiap pemanggilan membiarkan objek pemanggil (tensor, .grad dan flag-nya, modul) dan mode
+      global (grad mode, anomaly detection, dtype bawaan) seperti semula, kecuali yang memang
+      diminta untuk diubah.
+  EN: Every call leaves the caller's objects (tensors, their .grad and flags, modules) and the
+      global modes (grad mode, anomaly detection, the default dtype) as it found them, except
+      what it is asked to change.
+- ID: Argumen tensor bisa datang contiguous, transposed atau strided.
+  EN: Tensor arguments may arrive contiguous, transposed or strided.
 """
 
 import math

@@ -13,6 +13,22 @@ Contoh pemakaian / usage:
     y = predict(model, torch.randn(2, 4))
     y.requires_grad, y.grad_fn        # False, None
     evaluate(model, torch.randn(2, 4), torch.zeros(2, 1))    # a float, e.g. 0.27
+
+Aturan yang dinilai / Rules that are graded:
+- ID: Keluaran predict tanpa graf: requires_grad False dan grad_fn None.
+  EN: predict's output has no graph: requires_grad False and grad_fn None.
+- ID: requires_grad setiap parameter tetap seperti semula.
+  EN: Every parameter's requires_grad stays as it was.
+- ID: .grad parameter tidak tersentuh; evaluate tanpa menulis .grad apa pun.
+  EN: The parameters' .grad stays untouched; evaluate writes no .grad at all.
+- ID: evaluate mengembalikan loss sebagai float Python (gunakan .item()).
+  EN: evaluate returns the loss as a Python float (use .item()).
+- ID: Setiap pemanggilan membiarkan objek pemanggil (tensor, .grad dan flag-nya, modul) dan mode
+      global (grad mode, anomaly detection, dtype bawaan) seperti semula, kecuali yang memang
+      diminta untuk diubah.
+  EN: Every call leaves the caller's objects (tensors, their .grad and flags, modules) and the
+      global modes (grad mode, anomaly detection, the default dtype) as it found them, except
+      what it is asked to change.
 """
 
 import torch

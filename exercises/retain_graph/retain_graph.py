@@ -10,6 +10,26 @@ EN: The "retain_graph" section: a second backward through the same graph needs
 Contoh pemakaian / usage:
 
     grad_twice(torch.tensor([1.0]))     # (tensor([4.]), tensor([4.]))
+
+Aturan yang dinilai / Rules that are graded:
+- ID: two_loss_grads: satu forward out = model(x), dua loss pada graf yang sama.
+  EN: two_loss_grads: one forward out = model(x), two losses on the same graph.
+- ID: Backward kedua pada graf yang sama butuh retain_graph=True pada backward pertama.
+  EN: A second backward through the same graph needs retain_graph=True on the first.
+- ID: Gradien di-reset di antaranya: masing-masing dihitung sendiri (tidak terakumulasi), juga
+      ketika model sudah berisi .grad lama.
+  EN: The gradient is reset in between: each is computed on its own (not accumulated), also when
+      the model already holds old .grad values.
+- ID: x milik pemanggil tidak berubah.
+  EN: The caller's x does not change.
+- ID: Sesudahnya .grad model berisi gradien loss_b saja.
+  EN: Afterwards the model's .grad holds loss_b's gradients only.
+- ID: Setiap pemanggilan membiarkan objek pemanggil (tensor, .grad dan flag-nya, modul) dan mode
+      global (grad mode, anomaly detection, dtype bawaan) seperti semula, kecuali yang memang
+      diminta untuk diubah.
+  EN: Every call leaves the caller's objects (tensors, their .grad and flags, modules) and the
+      global modes (grad mode, anomaly detection, the default dtype) as it found them, except
+      what it is asked to change.
 """
 
 import torch

@@ -16,6 +16,24 @@ Contoh pemakaian / usage:
 Dilarang (di seluruh file ini), alias privatnya (torch._...) juga /
 Forbidden (anywhere in this file), their private aliases (torch._...) too:
     torch.autograd.functional, torch.func.
+
+Aturan yang dinilai / Rules that are graded:
+- ID: vector_grad: jangan mengubah x milik pemanggil (buat leaf baru), dan hasilnya harus sama
+      jika dipanggil berulang kali.
+  EN: vector_grad: leave the caller's x alone (make a new leaf), and return the same result when
+      called again.
+- ID: jacobian(x): dengan dtype yang sama dengan x (float32 atau float64).
+  EN: jacobian(x): in x's dtype (float32 or float64).
+- ID: torch.autograd.functional dan torch.func dilarang.
+  EN: torch.autograd.functional and torch.func are forbidden.
+- ID: Setiap pemanggilan membiarkan objek pemanggil (tensor, .grad dan flag-nya, modul) dan mode
+      global (grad mode, anomaly detection, dtype bawaan) seperti semula, kecuali yang memang
+      diminta untuk diubah.
+  EN: Every call leaves the caller's objects (tensors, their .grad and flags, modules) and the
+      global modes (grad mode, anomaly detection, the default dtype) as it found them, except
+      what it is asked to change.
+- ID: Argumen tensor bisa datang contiguous, transposed atau strided.
+  EN: Tensor arguments may arrive contiguous, transposed or strided.
 """
 
 import torch

@@ -44,3 +44,20 @@ def test_the_report_names_the_api_and_the_rule(exercises):
         "    torch._foreach_add_(params, [p.grad for p in params], alpha=-lr)\n"
     )
     assert ForbiddenApi().run(check, allowed, {}) is None  # no unstated private ban
+
+
+def test_every_stated_rule_is_in_the_starter_and_its_notebook(exercises):
+    """Every rule of every spec (id and en texts) is in the starter's module docstring, and so
+    in the notebook made from it: what can cost a point is what the student was told."""
+    import json
+
+    from grader.authoring import stating
+
+    missing = {e.id: stating.unstated(e) for e in exercises.values() if stating.unstated(e)}
+    assert missing == {}, f"run `{stating.COMMAND} ID` for: {missing}"
+    for exercise in exercises.values():
+        cells = json.loads((EXERCISES.parent / "notebooks" / f"{exercise.id}.ipynb").read_text())
+        text = " ".join("".join(c["source"]) for c in cells["cells"]).split()
+        flat = " ".join(text)
+        for rule in exercise.rules.values():
+            assert " ".join(rule.en.split()) in flat, (exercise.id, rule.en)
