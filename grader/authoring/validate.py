@@ -20,6 +20,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.authoring import answerfree
 from grader.checks import effects
 from grader.grading.grade import grade_exercise, is_constraint
 from grader.loader.config import Config
@@ -110,6 +111,10 @@ class Trial:
 class Audit:
     exercise: Exercise
     trials: list[Trial] = field(default_factory=list)
+    keys: list = field(default_factory=list)
+    """The answer key's expressions (grader.authoring.answerfree) no report may show."""
+    level: str = "mistake"
+    """The exercise's feedback level: at `recipe` a hint shows its recipe by design."""
 
     def count(self, role: str) -> tuple[int, int]:
         rows = [t for t in self.trials if t.role == role]
@@ -236,6 +241,25 @@ class Audit:
             if not files and r in self.exercise.rules
         ]
 
+    def answer_leaks(self) -> list[str]:
+        """Each text a wrong answer's report shows (a message, or a hint shown at once) that
+        holds an expression of the answer key, with where it comes from and the fix. These fail
+        the audit: below the `recipe` level a message says what is wrong and where, never the
+        code that fixes it."""
+        if self.level == "recipe":
+            return []
+        out = []
+        for t in self.trials:
+            if t.role in ("key", "variant"):
+                continue
+            for leak in answerfree.leaks(t.result, self.keys):
+                out.append(
+                    f"{t.file}: {leak.where} shows the answer key's `{leak.expression}`; say "
+                    "what is wrong and where, and move the formula into the check's `hint:` "
+                    "(kept back until the student asks)"
+                )
+        return out
+
     def unshown_principles(self) -> list[str]:
         """Principles that apply but that no mutant of this exercise is shown to break yet: the
         grader judges them all the same; validate reports them without failing (0.3.0 brings
@@ -255,6 +279,7 @@ class Audit:
             and not self.mislabeled()
             and not self.misclaimed()
             and not self.unbroken_rules()
+            and not self.answer_leaks()
         )
 
 
@@ -310,7 +335,8 @@ def grade_file(exercise, file: Path, config, sandbox) -> ExerciseResult:
 def audit(
     *, exercise: Exercise, solutions: Path, config: Config, sandbox: Sandbox, on_trial=None
 ) -> Audit:
-    out = Audit(exercise)
+    out = Audit(exercise, level=config.feedback_for(exercise).level)
+    out.keys = answerfree.answer_key(exercise, solutions)
     key = solutions / exercise.file
     plan = [("key", key)]
     plan += [("variant", p) for p in sorted((solutions / "variants" / exercise.id).glob("*.py"))]

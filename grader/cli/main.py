@@ -329,16 +329,32 @@ def _check(args, config, lang, exercises, sandbox, console, busy=None) -> int:
         getattr(args, "submission", None) or _own_copy(args), "submission directory"
     )
     json_path = _json_target(getattr(args, "json", None))
+    from grader.cli import student
+    from grader.cli.hints import Progress
+
+    # The student's own copy counts its failed runs and opens kept-back hints (grader.cli.hints)
+    progress = (
+        None if getattr(args, "submission", None) else Progress.of(args.exercises_dir.parent)
+    )
+
+    def shown(e):
+        if progress is None:
+            return e
+        progress.record(e)
+        return student.seen(e, progress, config, chosen)
+
     result = grade(
         submission_dir=submission,
         exercises=chosen,
         config=config,
         sandbox=sandbox,
         remember=not getattr(args, "fresh", False),
-        on_exercise=lambda e: console.print(terminal.exercise_panel(e, lang)),
+        on_exercise=lambda e: console.print(terminal.exercise_panel(shown(e), lang)),
         at_once=at_once(),
         busy=busy,
     )
+    if progress is not None:
+        progress.save()
     if busy is not None:
         busy.stop()
     if args.plot is not None:

@@ -63,9 +63,25 @@ def show_course(
         progress = Progress.of(state_root)
         progress.record_run(result)
         progress.save()
+        result = opened(result, progress, config, exercises)
     view = course_mod.view(result, Path(shown_path(directory)), _files(exercises))
     course_report.render(view, lang, console, ran_at=ran_at)
     return result
+
+
+def opened(result, progress: Progress, config, exercises: list[Exercise]):
+    """The result with the hints the feedback level kept back shown where the student has
+    earned them: asked with `grader hint`, or failed the exercise `hints_after` runs."""
+    return dataclasses.replace(
+        result, exercises=[seen(e, progress, config, exercises) for e in result.exercises]
+    )
+
+
+def seen(e, progress: Progress, config, exercises: list[Exercise]):
+    """One exercise's result as `opened` shows it."""
+    spec = next((x for x in exercises if x.id == e.id), None)
+    after = config.feedback_for(spec).hints_after if spec is not None else None
+    return progress.opened(e, after)
 
 
 def only_checks(exercises: list[Exercise], only: list[str]) -> list[Exercise]:
@@ -91,6 +107,7 @@ HINT_WORDS = {
         "(sejauh ini: {f}). Coba dulu, lalu jalankan `python -m grader`.",
         "last": "Itu petunjuk terakhir. Semua: `python -m grader hint {id} --all`.",
         "more": "Petunjuk berikutnya: jalankan `python -m grader hint {id}` lagi.",
+        "held": "Petunjuk {n}/{t} untuk pemeriksaan yang gagal di {id}",
         "instructions": "Instruksi",
     },
     "en": {
@@ -100,6 +117,7 @@ HINT_WORDS = {
         "Try first, then run `python -m grader`.",
         "last": "That was the last hint. All of them: `python -m grader hint {id} --all`.",
         "more": "Next hint: run `python -m grader hint {id}` again.",
+        "held": "Hint {n}/{t} for the checks of {id} that failed",
         "instructions": "Instructions",
     },
 }
@@ -125,6 +143,15 @@ def show_hint(
         for n, h in enumerate(progress.seen_hints(exercise), start=1):
             console.print(RichText.assemble((f"{n}. ", "cyan"), terminal.unwrap(h.get(lang))))
         progress.save()
+        return
+    held, n, total = progress.next_held(exercise.id)
+    if held is not None:  # the recipe of a check that failed in the last run comes first
+        progress.save()
+        console.print(
+            RichText(words["held"].format(n=n, t=total, id=exercise.id), style="bold cyan")
+        )
+        console.print(RichText(terminal.unwrap(held.get(lang))))
+        console.print(RichText(words["more"].format(id=exercise.id), style="dim"))
         return
     step = progress.next_hint(exercise)
     progress.save()
@@ -191,6 +218,7 @@ def watch_course(
             progress = Progress.of(state_root)
             progress.record_run(result)
             progress.save()
+            result = opened(result, progress, config, exercises)
         latest.update({e.id: e for e in result.exercises})
         whole = dataclasses.replace(
             result, exercises=[latest[e.id] for e in exercises if e.id in latest]

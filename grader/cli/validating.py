@@ -61,7 +61,7 @@ def validate(args, public, config, chosen, sandbox, console, lang: str = "en") -
                     f"[red]MISS[/] {escape(t.file)}: {escape(miss_reason(t, lang))}",
                     soft_wrap=True,
                 )
-        for problem in result.mislabeled() + result.misclaimed():
+        for problem in result.mislabeled() + result.misclaimed() + result.answer_leaks():
             console.print(f"[red]MISS[/] {escape(problem)}", soft_wrap=True)
         rules = result.rules()
         for rule_id, breakers in result.rule_breakers().items():

@@ -210,6 +210,7 @@ def run_check(
             shrunk=failure.inputs,
             first=last.get("first"),
             seed=seed,
+            name=config.feedback_for(exercise).level != "values",
         )
         return row(check, verdict, counterexample(check, failure.inputs), output, cut)
     except WorkerLost as lost:

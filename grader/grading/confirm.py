@@ -31,8 +31,10 @@ def confirmed(
     shrunk: dict,
     first: dict | None,
     seed: int,
+    name: bool = True,
 ) -> Verdict:
-    """The shrunk example's verdict, judged again with only the confirmed mistakes named."""
+    """The shrunk example's verdict, judged again with only the confirmed mistakes named
+    (name=False, the `values` feedback level: none named)."""
     if type(kind).candidates is type(kind).__mro__[-2].candidates:  # base Kind: names nothing
         return verdict
     examples = [shrunk] + ([first] if first is not None and first is not shrunk else [])
@@ -54,6 +56,8 @@ def confirmed(
                 names = set(found) if names is None else names & set(found)
     except (WorkerLost, SandboxError):
         return verdict
+    if final is not None and not name:
+        names = set()
     if names is None or final is None:
         return verdict
     ctx = Judging(exercise, check, shrunk, confirmed=frozenset(names))

@@ -34,7 +34,7 @@ from grader.grading.constraints import apply_constraints, is_constraint  # noqa:
 from grader.grading.importfail import import_message
 from grader.grading.session import ImportFailure, Session
 from grader.loader.config import Config
-from grader.outcomes import stated
+from grader.outcomes import levels, stated
 from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
 from grader.sandbox.client import Sandbox
 from grader.specs import strategies
@@ -265,7 +265,10 @@ def grade_exercise(
 ) -> ExerciseResult:
     """One exercise of a submission, its file a .py or a notebook (whose lines are then told as
     the notebook's cells and lines)."""
-    result = _grade_exercise(exercise, submission_dir, config, sandbox, include_hidden)
+    result = levels.hold(
+        _grade_exercise(exercise, submission_dir, config, sandbox, include_hidden),
+        config.feedback_for(exercise),
+    )
     if result.file and result.file.endswith(notebook.SUFFIX):
         return _in_notebook_terms(result, exercise, Path(submission_dir) / result.file)
     return result

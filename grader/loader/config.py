@@ -10,7 +10,7 @@ from pathlib import Path
 from grader.common import yamlfile
 from grader.common.errors import GraderError, SpecError
 from grader.common.yamlfile import Node, NodeList
-from grader.specs.model import Text
+from grader.specs.model import FEEDBACK_LEVELS, Feedback, Text
 
 LANGUAGES = ("id", "en")
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(B|KiB|MiB|GiB|KB|MB|GB)?\s*$")
@@ -79,6 +79,9 @@ class Config:
     bounded_shrink: bool = False
     """Whether this run stops shrinking at shrink_budget (`batch` sets it); not a key of
     config.yaml."""
+    feedback: Feedback = Feedback()
+    """What a failed check shows (`feedback:`, grader.specs.model.Feedback); an exercise's own
+    `feedback:` overrides it key by key (feedback_for)."""
     topics: tuple[Topic, ...] | None = None
     """The course's topics (`topics:`), the only ones a spec may name; None where the config
     names none (then a spec may name any, as before topics were data: an older config keeps
@@ -88,6 +91,10 @@ class Config:
     def topic_ids(self) -> tuple[str, ...] | None:
         """The ids a spec's `topics:` may use: the config's; None: any."""
         return tuple(t.id for t in self.topics) if self.topics is not None else None
+
+    def feedback_for(self, exercise) -> Feedback:
+        """The feedback level of one exercise: the config's, with the exercise's own keys."""
+        return replace(self.feedback, **getattr(exercise, "feedback", {}))
 
     def with_overrides(self, **changes) -> Config:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
@@ -149,12 +156,55 @@ def load(path: Path) -> Config:
         values["late_penalty_per_day"] = share
     if node.get("topics") is not None:
         values["topics"] = _topics(node)
+    if node.get("feedback") is not None:
+        values["feedback"] = Feedback(**feedback_keys(node))
     if values.get("memory_per_worker", 2**30) < 256 * 2**20:
         raise node.error("memory_per_worker", "too small for torch; use at least 256MiB")
     return Config(**values)
 
 
 LATE_POLICIES = ("none", "penalty", "latest")
+
+
+def feedback_keys(node) -> dict:
+    """`feedback:` (in config.yaml or an exercise.yaml): a level (`feedback: mistake`) or a
+    mapping {level: ..., hints_after: ...}; the keys it gives, checked, each error naming the
+    key and its line."""
+    value = node["feedback"]
+    if isinstance(value, str):
+        if value not in FEEDBACK_LEVELS:
+            raise node.error("feedback", _bad_level(value))
+        return {"level": value}
+    inner = node.get_typed(
+        "feedback", Node, what="a level (values, mistake, recipe) or {level: ..., hints_after: N}"
+    )
+    inner.reject_unknown({"level", "hints_after"})
+    out: dict = {}
+    if "level" in inner:
+        level = inner.get_typed("level", str)
+        if level not in FEEDBACK_LEVELS:
+            raise inner.error("level", _bad_level(level))
+        out["level"] = level
+    if "hints_after" in inner:
+        after = inner["hints_after"]
+        if after is not None and (
+            isinstance(after, bool) or not isinstance(after, int) or after < 0
+        ):
+            raise inner.error(
+                "hints_after",
+                "expected a whole number of failed runs (0 or more), after which a failed "
+                f"check's hint is shown in the report, or null (only on request), got {after!r}",
+            )
+        out["hints_after"] = after
+    return out
+
+
+def _bad_level(level) -> str:
+    return (
+        f"expected one of {', '.join(FEEDBACK_LEVELS)} (values: the failing input and values "
+        "only; mistake: and what is wrong and where, the recipe on request; recipe: the hint "
+        f"at once), got {level!r}"
+    )
 
 
 def _topics(node) -> tuple[Topic, ...]:

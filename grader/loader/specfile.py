@@ -283,6 +283,7 @@ TOP_KEYS = {
     "recorded",
     "handout",
     "starter_digest",
+    "feedback",
 }
 
 
@@ -385,6 +386,7 @@ def load(path: Path, root: Path | None = None, topics=None) -> Exercise:
         rules=rules,
         handout=handout,
         starter_digest=_starter_digest(node),
+        feedback=_feedback(node),
     )
     if recorded is None:
         from grader.loader.reftrial import try_references_once
@@ -392,6 +394,13 @@ def load(path: Path, root: Path | None = None, topics=None) -> Exercise:
         # A typo is the author's error now, not every student's; a passed trial is remembered.
         try_references_once(exercise, display, spec_bytes)
     return exercise
+
+
+def _feedback(node: Node) -> dict:
+    """`feedback:`, this exercise's own keys over config.yaml's (grader.specs.model.Feedback)."""
+    from grader.loader import config as config_mod
+
+    return config_mod.feedback_keys(node) if node.get("feedback") is not None else {}
 
 
 def _topics(node: Node, path: Path, allowed) -> NodeList:

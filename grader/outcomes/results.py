@@ -46,6 +46,10 @@ class CheckResult:
     """Characters of that output left out (beyond the cap)."""
     helpful_hints: tuple[int, ...] = ()
     """Numbers (1-based) of the exercise's hints that help with this check."""
+    held_hint: Text | None = None
+    """The check's hint (the formula or recipe) that the feedback level keeps back
+    (grader.outcomes.levels): shown on request (`grader hint ID`) or after enough failed runs,
+    never in the report meanwhile."""
     shrink_cut: bool = False
     """The counterexample is the smallest failure found within `batch`'s shrink budget
     (config.yaml shrink_budget), not hypothesis's fully shrunk one; the verdict is the same."""

@@ -36,6 +36,7 @@ LABELS = {
         "points": "poin",
         "counter": "Contoh gagal",
         "hint": "Petunjuk",
+        "held": "Ada petunjuk untuk pemeriksaan ini: `python -m grader hint {id}` di salinanmu.",
         "visible": "{p} dari {n} pemeriksaan terlihat lulus.",
         "hidden": "Pemeriksaan tersembunyi (dijalankan guru; inputnya tidak ditampilkan)",
         "later": "{n} pemeriksaan tersembunyi hanya dijalankan saat penilaian kelas.",
@@ -59,6 +60,7 @@ LABELS = {
         "points": "points",
         "counter": "Failing input",
         "hint": "Hint",
+        "held": "There is a hint for this check: `python -m grader hint {id}` in your copy.",
         "visible": "{p} of {n} visible checks passed.",
         "hidden": "Hidden checks (run by your teacher; their inputs are not shown)",
         "later": "{n} hidden check(s) run only when the class is graded.",
@@ -113,6 +115,8 @@ def _check(e: ExerciseResult, c: CheckResult, lang: str) -> list[str]:
         out += [*_code(list(c.traceback)), ""]
     if c.hint is not None:
         out += [f"**{words['hint']}:** {_plain(c.hint.get(lang))}", ""]
+    elif c.held_hint is not None:  # kept back by the feedback level (grader.outcomes.levels)
+        out += [words["held"].format(id=e.id), ""]
     return out
 
 

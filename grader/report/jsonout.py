@@ -26,6 +26,7 @@ def check_dict(c: CheckResult, lang: str) -> dict:
         "message": _text(c.message, lang),
         "counterexample": c.counterexample,
         "hint": _text(c.hint, lang),
+        "hint_held": c.held_hint is not None,
         "traceback": c.traceback,
         "hidden": c.hidden,
         "bonus": c.bonus,

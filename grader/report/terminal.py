@@ -44,6 +44,7 @@ LABELS = {
         "output": "Yang dicetak kodemu saat panggilan ini:",
         "cut": "... ({n} karakter lagi tidak ditampilkan)",
         "helps": "Petunjuk {n} membantu di sini: `python -m grader hint {id}`.",
+        "held": "Ada petunjuk untuk ini: `python -m grader hint {id}`.",
     },
     "en": {
         "points": "points",
@@ -60,6 +61,7 @@ LABELS = {
         "output": "What your code printed during this call:",
         "cut": "... ({n} more characters not shown)",
         "helps": "Hint {n} helps here: `python -m grader hint {id}`.",
+        "held": "There is a hint for this: `python -m grader hint {id}`.",
     },
 }
 
@@ -147,6 +149,8 @@ def _details(c: CheckResult, e: ExerciseResult, lang: str, *, with_hint: bool = 
     out += _output(c, words)
     if with_hint and c.hint is not None:
         out.append(_line((f"{words['hint']}: ", "cyan"), unwrap(c.hint.get(lang))))
+    elif with_hint and c.held_hint is not None:  # the feedback level keeps it back
+        out.append(RichText(words["held"].format(id=e.id), style="cyan"))
     if c.helpful_hints:
         out.append(
             RichText(

@@ -27,6 +27,27 @@ class Text:
         return self.en if lang == "en" else self.id
 
 
+FEEDBACK_LEVELS = ("values", "mistake", "recipe")
+"""What a failed check shows, from least to most (Feedback.level)."""
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What a failed check shows a student (config.yaml `feedback:`, an exercise's own
+    `feedback:` overriding it key by key). The failing input and the values (the student's and
+    torch's) are always shown."""
+
+    level: str = "mistake"
+    """values: the input and the values only, no mistake named; mistake (the default): and
+    what is wrong and where (the named mistake), its hint (the formula or recipe) kept back
+    until the student asks for it (`grader hint ID`) or has failed `hints_after` runs; recipe:
+    the hint too, at once."""
+    hints_after: int | None = 3
+    """A kept-back hint is shown in the report once the student's own runs (counted in their
+    working copy, never for a grade) have failed the exercise this many times; None: only on
+    request."""
+
+
 @dataclass(frozen=True)
 class Hint(Text):
     """One of an exercise's hints, shown one at a time by `grader hint`."""
@@ -162,6 +183,8 @@ class Exercise:
     handout: tuple[str, ...] = ()
     """Files beside the starter the release hands out too (`handout:`, paths inside the
     exercise's folder); nothing else of the folder is released (grader.release.build)."""
+    feedback: dict = field(default_factory=dict)
+    """The exercise's own `feedback:` keys (Feedback's fields), over config.yaml's."""
     starter_digest: str = ""
     """A students' release: the code digest of the starter as released (`starter_digest:`,
     grader.submissions.answer), since there the starter's file is the student's own; empty in

@@ -115,3 +115,67 @@ def test_a_hostile_state_file_is_empty_progress(tmp_path, kind):
         path.symlink_to(tmp_path / "elsewhere.json")
     ex = load(tmp_path, GOOD)
     assert Progress.of(tmp_path).next_hint(ex).number == 1
+
+
+RECIPE = Text(id="dg/dx = y² + ...", en="dg/dx = y² + ...")
+OTHER = Text(id="periksa urutan", en="check the order")
+
+
+def held_run(*hints, status="failed"):
+    """A run whose feedback level kept these hints back (grader.outcomes.levels)."""
+    from grader.outcomes.results import CheckResult
+
+    rows = [
+        CheckResult(
+            id=f"c{i}",
+            title=Text("t", "t"),
+            kind="value",
+            status="failed",
+            points=0.0,
+            max_points=1.0,
+            message=Text("salah", "wrong"),
+            held_hint=h,
+        )
+        for i, h in enumerate(hints)
+    ]
+    return SubmissionResult(
+        "s",
+        [ExerciseResult(id="manual_gradient", title=Text("t", "t"), status=status, checks=rows)],
+        {},
+    )
+
+
+def test_kept_back_hints_come_first_one_at_a_time_and_persist(tmp_path):
+    ex = load(tmp_path, GOOD)
+    progress = Progress.of(tmp_path)
+    progress.record_run(held_run(RECIPE, OTHER, RECIPE))
+    progress.save()
+    progress = Progress.of(tmp_path)  # read back from the state file
+    assert progress.next_held(ex.id) == (RECIPE, 1, 2)
+    assert progress.next_held(ex.id) == (OTHER, 2, 2)
+    assert progress.next_held(ex.id) == (None, 0, 0)
+    assert progress.next_hint(ex).hint == ex.hints[0]  # then the exercise's own hints
+    # what the student asked for shows in the report from now on, the rest stays back
+    progress.record_run(held_run(RECIPE, OTHER))
+    shown = progress.opened(held_run(RECIPE, OTHER).exercises[0], after=None)
+    assert [c.hint for c in shown.checks] == [RECIPE, OTHER]
+    progress.record_run(held_run(OTHER))  # other failures: their hints anew
+    assert progress.next_held(ex.id) == (OTHER, 1, 1)
+
+
+def test_kept_back_hints_open_after_enough_failed_runs(tmp_path):
+    progress = Progress.of(tmp_path)
+    run = held_run(RECIPE)
+    for n in (1, 2):
+        progress.record_run(run)
+        assert progress.opened(run.exercises[0], after=3).checks[0].hint is None, n
+        assert progress.opened(run.exercises[0], after=None).checks[0].hint is None
+    progress.record_run(run)
+    assert progress.opened(run.exercises[0], after=3).checks[0].hint == RECIPE
+    assert progress.opened(run.exercises[0], after=None).checks[0].hint is None
+
+
+@pytest.mark.parametrize("held", ['"x"', "[[1, 2]]", '[["only one"]]', "{}"])
+def test_broken_kept_back_hints_are_none(tmp_path, held):
+    (tmp_path / STATE_FILE).write_text('{"held": {"manual_gradient": ' + held + "}}")
+    assert Progress.of(tmp_path).next_held("manual_gradient") == (None, 0, 0)

@@ -1,6 +1,7 @@
 """Every known mutant's report, as a student and a class's feedback see it: it names the
 student's own files and lines only, never a file of the grader, an exercise's plugin, a
-temporary folder or torch's sources (issue 43)."""
+temporary folder or torch's sources; and at the default feedback level it shows no expression
+of the answer key (grader.authoring.answerfree) (issue 43). Each mutant is graded once for both."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from conftest import EXERCISES, SOLUTIONS
 from rich.console import Console
 
+from grader.authoring import answerfree
 from grader.grading.grade import grade
 from grader.loader.config import Config
 from grader.report import feedback, jsonout, terminal
@@ -46,7 +48,8 @@ def reports(result) -> str:
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory, sandbox, exercises):
-    """exercise id -> [(mutant name, its reports)], graded once per exercise on demand."""
+    """exercise id -> [(mutant name, its reports, its ExerciseResult)], graded once per
+    exercise on demand."""
     done: dict = {}
     root = tmp_path_factory.mktemp("mutant-reports")
 
@@ -64,7 +67,7 @@ def graded(tmp_path_factory, sandbox, exercises):
                     config=FEW,
                     sandbox=sandbox,
                 )
-                rows.append((mutant.stem, reports(result)))
+                rows.append((mutant.stem, reports(result), result.exercises[0]))
             done[exercise_id] = rows
         return done[exercise_id]
 
@@ -77,8 +80,25 @@ def test_no_report_names_the_grader_a_plugin_or_a_temporary_folder(graded, exerc
     assert (EXERCISES / exercise_id).is_dir()
     leaks = [
         f"{name}: {line.strip()[:160]}"
-        for name, text in graded(exercise_id)
+        for name, text, _ in graded(exercise_id)
         for line in text.splitlines()
         if NOT_THE_STUDENTS.search(line)
     ]
     assert leaks == []
+
+
+@pytest.mark.spread
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_no_report_shows_an_expression_of_the_answer_key(graded, exercises, exercise_id):
+    """The course's default level (config.yaml `feedback:`): messages say what is wrong and
+    where; the formula or recipe stays in a hint the student asks for."""
+    exercise = exercises[exercise_id]
+    assert FEW.feedback_for(exercise).level == "mistake"
+    keys = answerfree.answer_key(exercise, SOLUTIONS)
+    assert keys, "the answer key has expressions to look for"
+    found = [
+        f"{name}: {leak.where}: `{leak.expression}` in {leak.text[:160]!r}"
+        for name, _, result in graded(exercise_id)
+        for leak in answerfree.leaks(result, keys)
+    ]
+    assert found == []

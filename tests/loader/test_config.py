@@ -120,3 +120,35 @@ def test_bad_deadlines_name_the_key(tmp_path, text, where):
     with pytest.raises(SpecError) as info:
         config.load(write(tmp_path, text))
     assert where in str(info.value)
+
+
+def test_the_feedback_level_is_read_and_an_exercise_overrides_it_key_by_key(tmp_path):
+    from types import SimpleNamespace
+
+    from grader.specs.model import Feedback
+
+    assert config.load(config.default_path()).feedback == Feedback("mistake", 3)
+    assert config.load(write(tmp_path, "seed: 1\n")).feedback == Feedback()
+    assert config.load(write(tmp_path, "feedback: recipe\n")).feedback == Feedback("recipe", 3)
+    cfg = config.load(write(tmp_path, "feedback:\n  level: values\n  hints_after: null\n"))
+    assert cfg.feedback == Feedback("values", None)
+    own = SimpleNamespace(feedback={"level": "recipe"})
+    assert cfg.feedback_for(own) == Feedback("recipe", None)
+    assert cfg.feedback_for(SimpleNamespace(feedback={})) == cfg.feedback
+
+
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        ("feedback: answers\n", "line 1, feedback: expected one of values, mistake, recipe"),
+        ("feedback:\n  level: all\n", "line 2, feedback.level: expected one of values"),
+        ("feedback:\n  hints_after: -1\n", "line 2, feedback.hints_after: expected a whole"),
+        ("feedback:\n  hints_after: soon\n", "feedback.hints_after: expected a whole number"),
+        ("feedback:\n  levels: mistake\n", "line 2, feedback.levels: unknown key"),
+        ("feedback: [mistake]\n", "line 1, feedback: expected a level"),
+    ],
+)
+def test_bad_feedback_names_the_key_and_line(tmp_path, text, where):
+    with pytest.raises(SpecError) as err:
+        config.load(write(tmp_path, text))
+    assert where in str(err.value)

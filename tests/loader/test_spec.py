@@ -129,3 +129,12 @@ def test_may_change_takes_a_list_of_names(tmp_path):
     )
     ex = load_text(tmp_path, text, name="manual_sgd")
     assert next(c for c in ex.checks if c.id == "no_optim").may_change == ("params",)
+
+
+def test_an_exercise_sets_its_own_feedback_keys(tmp_path):
+    assert load_text(tmp_path, GOOD).feedback == {}
+    text = GOOD.replace("dtype: float64\n", "dtype: float64\nfeedback: {hints_after: 1}\n", 1)
+    assert load_text(tmp_path, text).feedback == {"hints_after": 1}
+    bad = GOOD.replace("dtype: float64\n", "dtype: float64\nfeedback: everything\n", 1)
+    with pytest.raises(SpecError, match=r"exercise.yaml, line \d+, feedback: expected one of"):
+        load_text(tmp_path, bad)

@@ -198,15 +198,18 @@ class AnomalyRestored(_RecipeKind):
                 continue
             return Verdict("failed", both(
                 "Sebelum {fn} dipanggil, anomaly detection {b}; sesudahnya {a}{n}. Fungsi "
-                "debugging tidak boleh mengubah setelan global: pakai `with "
-                "torch.autograd.detect_anomaly():`, yang mengembalikan setelan semula.",
+                "debugging tidak boleh mengubah setelan global.",
                 "Before {fn} was called, anomaly detection was {b_en}; afterwards it was "
-                "{a_en}{n_en}. A debugging tool must not change the global setting: use "
-                "`with torch.autograd.detect_anomaly():`, which restores the previous one.",
+                "{a_en}{n_en}. A debugging tool must not change the global setting.",
                 fn=ctx.check.function, b=_ID_STATE[initial], a=_ID_STATE[after],
                 b_en=_EN_STATE[initial], a_en=_EN_STATE[after],
                 n="" if check_nan else " tanpa check_nan",
-                n_en="" if check_nan else " without check_nan"))
+                n_en="" if check_nan else " without check_nan"),
+                hint=both(
+                "`with torch.autograd.detect_anomaly():` mengembalikan setelan semula saat "
+                "blok selesai, juga bila terjadi error.",
+                "`with torch.autograd.detect_anomaly():` restores the previous setting when "
+                "the block ends, an error or not."))
         return None
 
 

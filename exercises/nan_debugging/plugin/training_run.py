@@ -90,14 +90,18 @@ class TrainingRun(Kind):
         for step, loss in enumerate(losses[:setup.steps]):
             ref_loss = want.losses[step]
             if not math.isfinite(loss):
+                # where to look in the message; why and what helps in the hint (held back)
                 return Verdict("failed", both(
-                    "Loss menjadi {l} pada langkah {k} (torch: {r:.6g}). Logit mencapai "
-                    "±{m:.0f}: exp dari bilangan sebesar itu overflow. Periksa {f} untuk logit "
-                    "besar (kurangi maksimum per baris, atau logsumexp).",
-                    "The loss became {l} at step {k} (torch: {r:.6g}). Logits reach ±{m:.0f}, "
-                    "and exp of such numbers overflows. Check {f} on large logits (subtract "
-                    "each row's maximum, or use logsumexp).",
-                    l=loss, k=step, r=ref_loss, m=want.max_logit[step], f=fns["log_softmax"]))
+                    "Loss menjadi {l} pada langkah {k} (torch: {r:.6g}), saat logit mencapai "
+                    "±{m:.0f}. Periksa {f} pada logit sebesar itu.",
+                    "The loss became {l} at step {k} (torch: {r:.6g}), as the logits reach "
+                    "±{m:.0f}. Check {f} on logits that large.",
+                    l=loss, k=step, r=ref_loss, m=want.max_logit[step], f=fns["log_softmax"]),
+                    hint=both(
+                    "exp dari logit sebesar ±{m:.0f} overflow. Kurangi maksimum per baris "
+                    "sebelum exp, atau pakai logsumexp.",
+                    "exp of logits as large as ±{m:.0f} overflows. Subtract each row's maximum "
+                    "before exp, or use logsumexp.", m=want.max_logit[step]))
             bad = [p for p, ok in zip(training.PARAMS, grads_ok[step]) if not ok]
             if bad:
                 return Verdict("failed", both(
@@ -107,7 +111,15 @@ class TrainingRun(Kind):
                     "The gradient of {p} became NaN/inf at step {k} while the loss was still "
                     "finite ({l:.6g}): the NaN is born in backward. The data has {z} all-zero "
                     "feature rows, so h = X W1ᵀ has zero rows; check the gradient of {f} at the "
-                    "zero vector.", p=", ".join(bad), k=step, l=loss, z=zero, f=fns["norm"]))
+                    "zero vector.", p=", ".join(bad), k=step, l=loss, z=zero, f=fns["norm"]),
+                    hint=both(
+                    "find_nan_source menunjuk node backward yang pertama menghasilkan NaN di "
+                    "{f}. Di vektor nol, turunan sqrt tak hingga; cabang torch.where yang tidak "
+                    "dipilih tetap ikut backward, jadi jauhkan juga input sqrt dari 0.",
+                    "find_nan_source names the backward node of {f} that first produces the "
+                    "NaN. At the zero vector sqrt's derivative is infinite; a torch.where branch "
+                    "that is not chosen still takes part in backward, so keep sqrt's input away "
+                    "from 0 there too.", f=fns["norm"]))
             if not all(params_ok[step]):
                 return Verdict("failed", both(
                     "Parameter menjadi tidak hingga setelah langkah {k}.",
