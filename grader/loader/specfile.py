@@ -553,4 +553,28 @@ def load_rules(node: Node, checks: list, released: bool) -> dict:
                     f"no check observes the rule {rule_id!r}: add `rules: [{rule_id}]` to the "
                     "check that observes it, or take the rule out of the instructions",
                 )
+        for c in checks:
+            method = _method_observed(c)
+            if method and not c.rules:
+                raise c.node.error(
+                    "kind" if c.kind == "forbidden_api" else "observe",
+                    f"this check observes {method}, a rule the student must be told: state it "
+                    "in the top-level `rules:` (id and en, as the instructions say it) and name "
+                    "it here in `rules: [RULE_ID]` (docs/authoring.md, rules and principles)",
+                )
     return rules
+
+
+def _method_observed(check) -> str | None:
+    """What a check observes that its outcome cannot show, in words (a forbidden API, a count
+    of forward passes or of a backward's work), or None: such a check costs a point only for a
+    rule the spec states."""
+    if check.kind == "forbidden_api":
+        return "forbidden APIs"
+    from grader.sandbox.probes.scenario import COUNTED
+
+    observe = check.options.get("observe") if check.kind == "scenario" else None
+    counted = sorted(
+        {f for v in (observe or {}).values() if isinstance(v, list) for f in v} & set(COUNTED)
+    )
+    return " and ".join(counted) if counted else None
