@@ -169,7 +169,13 @@ def run_check(
             return shrinks.OTHER  # hypothesis meets it again, in its place
         return shrinks.PASSED
 
-    test = given(kind.strategy(exercise, check))(prop)
+    def test():
+        """Hypothesis's run of the property, the check's edges first (built when it runs)."""
+        run = examples.with_edges(
+            given(kind.strategy(exercise, check))(prop), exercise, check, kind
+        )
+        return hseed(seed)(strategies.profile(count)(run))()
+
     test = strategies.profile(count)(test)
     test = hseed(seed)(test)
     try:

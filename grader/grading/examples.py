@@ -155,16 +155,27 @@ def key(exercise: Exercise, check: Check, examples: int, seed: int) -> str:
 
 
 def draw(exercise: Exercise, check: Check, kind, examples: int, seed: int) -> list[dict]:
-    """The examples hypothesis gives a property that passes every one, in its order."""
+    """The examples hypothesis gives a property that passes every one, in its order: the
+    check's edges first (strategies.explicit, the same under every seed), then those drawn."""
     drawn: list[dict] = []
 
     def record(inputs):
         drawn.append(inputs)
 
-    test = given(kind.strategy(exercise, check))(record)
+    test = with_edges(given(kind.strategy(exercise, check))(record), exercise, check, kind)
     test = strategies.profile(examples)(test)
     hseed(seed)(test)()
     return drawn
+
+
+def with_edges(test, exercise: Exercise, check: Check, kind):
+    """A @given test of the check with its edges run first (strategies.with_edges): a kind
+    that draws with its own strategy completes each edge with it (a critic, a recipe)."""
+    from grader.checks.base import Kind
+
+    own = type(kind).strategy is not Kind.strategy
+    strategy = kind.strategy(exercise, check) if own else None
+    return strategies.with_edges(test, exercise, check, strategy)
 
 
 def examples(exercise: Exercise, check: Check, kind, examples_count: int, seed: int) -> Drawn:

@@ -14,6 +14,7 @@ from grader.common import yamlfile
 from grader.common.errors import SpecError
 from grader.common.yamlfile import Node, NodeList
 from grader.loader import plugins
+from grader.loader.edges import load_edges
 from grader.specs.model import (
     DTYPES,
     FORMAT,
@@ -207,6 +208,7 @@ def load_check(
         "rationale",
         "may_change",
         "rules",
+        "edges",
     }
     node.reject_unknown(common | set(kind.OPTIONS))
     check_id = node.get_typed("id", str)
@@ -255,6 +257,7 @@ def load_check(
         rationale=node.get_typed("rationale", str, None),
         may_change=_names(node, "may_change"),
         rules=_names(node, "rules"),
+        edges=load_edges(node, args, dims, tuple(dtypes)),
     )
     if check.rationale is not None and not check.hidden:
         raise node.error(

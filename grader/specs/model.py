@@ -83,6 +83,17 @@ class TensorArg:
 
 
 @dataclass(frozen=True)
+class Edge:
+    """One of a check's `edges:`: an example drawn under every seed, first (a tie, a zero, a
+    subnormal, equal values). Arguments it does not name are filled in, the same every time."""
+
+    values: dict
+    """Argument name -> a number (a 0-d tensor or a float argument) or nested lists of numbers."""
+    dtype: str | None = None
+    """The dtype of its tensors; None: each of the check's dtypes in turn."""
+
+
+@dataclass(frozen=True)
 class FloatArg:
     name: str
     low: float
@@ -146,6 +157,9 @@ class Check:
     caller passed must stay as it was (grader.checks.effects)."""
     rules: tuple[str, ...] = ()
     """The stated rules (Exercise.rules) this check observes."""
+    edges: tuple = ()
+    """The examples (Edge) that are the point of the check, part of every draw whatever the
+    seed (grader.specs.strategies.explicit)."""
 
     def arg(self, name: str):
         return next(a for a in self.args if a.name == name)

@@ -6,17 +6,18 @@ allow, so that a transposed or broadcast result cannot pass by coincidence.
 
 from __future__ import annotations
 
+import copy
 import functools
 import zlib
 
 import numpy as np
 import torch
-from hypothesis import HealthCheck, Phase, Verbosity, settings
+from hypothesis import HealthCheck, Phase, Verbosity, example, find, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, arrays
 
 from grader.common import wire
-from grader.specs.model import Check, Exercise, FloatArg, TensorArg
+from grader.specs.model import Check, Edge, Exercise, FloatArg, TensorArg
 
 ANY_SHAPE = array_shapes(min_dims=0, max_dims=3, min_side=1, max_side=4)
 """`shape: any`: 0 to 3 dims; no empty tensor unless the arg says `empty: true` (an edge the
@@ -124,6 +125,8 @@ def _laid_out(t: torch.Tensor, layout: str) -> torch.Tensor:
 @st.composite
 def inputs(draw, exercise: Exercise, check: Check) -> dict:
     """A dict of argument name to value (tensors are the grader's own copies)."""
+    if _FORCED:  # an edge's arguments (explicit): a kind's own strategy draws only the rest
+        return copy.deepcopy(_FORCED[-1])
     dtype = draw(st.sampled_from(check.dtypes))
     sizes = draw(_sizes(exercise.dims, _dim_names(check, exercise.dims)))
     out: dict = {}
@@ -140,3 +143,152 @@ def inputs(draw, exercise: Exercise, check: Check) -> dict:
             shape = tuple(sizes[d] if isinstance(d, str) else d for d in arg.shape)
         out[arg.name] = _tensor(draw, arg, shape, arg.dtype or dtype)
     return {a.name: out[a.name] for a in check.args}
+
+
+# Edges: examples every draw starts with, whatever the seed. A check whose point is an edge (a
+# tie, a subnormal, a layout) must give the same verdict under the public seed, which students
+# replay, and the grading seed, which the class is graded with: an edge only some seeds draw
+# would pass a wrong answer on one side and fail it on the other.
+
+EDGE_LAYOUTS = LAYOUTS[1:]
+"""The layouts every draw of a check includes, each as an example of its own, where the check
+has an argument drawn in every layout (strategies.LAYOUTS)."""
+
+_FORCED: list[dict] = []
+_EXPLICIT: dict[str, list[dict]] = {}
+
+
+def explicit(exercise: Exercise, check: Check, strategy=None) -> list[dict]:
+    """The check's edges as examples, in the order they run, before anything drawn: the spec's
+    `edges:` (each in each of the check's dtypes unless it names one), then one example per
+    layout of EDGE_LAYOUTS where an argument is drawn in every layout. Arguments an edge does not
+    name are filled in from a generator seeded by the exercise, the check and the edge, never by
+    the grading seed, with sides of at least 2 where the dims allow (a transposed [1, 1] is no
+    layout). strategy: the kind's (kind.strategy(exercise, check)), which draws what it adds
+    around the arguments (a critic, a recipe) as its simplest example; None: the arguments alone.
+    The same list, in copies, every time."""
+    key = _explicit_key(exercise, check, strategy)
+    found = _EXPLICIT.get(key)
+    if found is None:
+        found = [_completed(args, strategy) for args in _edge_args(exercise, check)]
+        _EXPLICIT[key] = found
+    return copy.deepcopy(found)
+
+
+def with_edges(test, exercise: Exercise, check: Check, strategy=None):
+    """A @given test with the check's edges (explicit) as hypothesis's explicit examples: they
+    run first, in order, and a failing one is reported as it is, unshrunk."""
+    for args in reversed(explicit(exercise, check, strategy)):
+        test = example(args)(test)
+    return test
+
+
+def _explicit_key(exercise: Exercise, check: Check, strategy) -> str:
+    drawn = (check.kind, check.args, check.dtypes, check.options, check.expect, check.edges)
+    return (
+        f"{exercise.id}/{exercise.spec_hash}/{exercise.plugin_digest}/{check.id}/"
+        f"{drawn!r}/{exercise.dims!r}/{strategy is not None}"
+    )
+
+
+def _edge_args(exercise: Exercise, check: Check) -> list[dict]:
+    out = []
+    for i, edge in enumerate(check.edges):
+        for dtype in (edge.dtype,) if edge.dtype else check.dtypes:
+            out.append(_filled(exercise, check, edge, dtype, "contiguous", f"edge{i}"))
+    laid = [a for a in check.args if isinstance(a, TensorArg) and not a.contiguous]
+    if laid:
+        for layout in EDGE_LAYOUTS:
+            args = _filled(exercise, check, Edge({}), check.dtypes[0], layout, layout)
+            if any(not args[a.name].is_contiguous() for a in laid):
+                out.append(args)
+    return out
+
+
+def _completed(args: dict, strategy) -> dict:
+    """The kind's example around these arguments (its simplest draw of the rest)."""
+    if strategy is None:
+        return args
+    _FORCED.append(args)
+    try:
+        return find(
+            strategy,
+            lambda _: True,
+            settings=settings(
+                database=None,
+                deadline=None,
+                derandomize=True,
+                max_examples=1,
+                phases=(Phase.generate,),
+                suppress_health_check=list(HealthCheck),
+            ),
+        )
+    finally:
+        _FORCED.pop()
+
+
+def _filled(exercise: Exercise, check: Check, edge: Edge, dtype: str, layout: str, name: str):
+    """The edge's arguments, those it does not name filled in (uniform in their range)."""
+    gen = torch.Generator().manual_seed(zlib.crc32(f"{exercise.id}/{check.id}/{name}".encode()))
+    given = {
+        k: torch.tensor(v, dtype=torch.float64)
+        for k, v in edge.values.items()
+        if _is_tensor(check, k)
+    }
+    sizes = _edge_sizes(exercise.dims, check, given)
+    out: dict = {}
+    ordered = sorted(check.args, key=lambda a: isinstance(a, TensorArg) and a.like is not None)
+    for arg in ordered:
+        if isinstance(arg, FloatArg):
+            value = edge.values.get(arg.name)
+            if value is None:
+                u = float(torch.rand((), generator=gen, dtype=torch.float64))
+                value = arg.low + (arg.high - arg.low) * u
+            out[arg.name] = float(value)
+            continue
+        if arg.name in given:
+            t = given[arg.name]
+        else:
+            if arg.like is not None:
+                shape = tuple(out[arg.like].shape)
+            elif arg.shape == "any":
+                shape = (2, 3)
+            else:
+                shape = tuple(sizes[d] if isinstance(d, str) else d for d in arg.shape)
+            u = torch.rand(shape, generator=gen, dtype=torch.float64)
+            t = arg.low + (arg.high - arg.low) * u
+        t = t.to(getattr(torch, arg.dtype or dtype))
+        if not arg.contiguous and layout != "contiguous" and _shows(t, layout):
+            t = _laid_out(t, layout)
+        out[arg.name] = t
+    return {a.name: out[a.name] for a in check.args}
+
+
+def _is_tensor(check: Check, name: str) -> bool:
+    return any(a.name == name and isinstance(a, TensorArg) for a in check.args)
+
+
+def _shows(t: torch.Tensor, layout: str) -> bool:
+    """Whether the layout is a layout of its own for t (not the contiguous one again)."""
+    if layout == "transposed":
+        return t.dim() >= 2 and t.shape[-1] > 1 and t.shape[-2] > 1
+    return t.dim() >= 1 and t.shape[-1] > 1
+
+
+def _edge_sizes(dims: dict, check: Check, given: dict) -> dict:
+    """Each named dim's size: the edge's own tensors' where they set it, else the smallest
+    unused size of at least 2 that its range allows (distinct, as drawn ones are)."""
+    sizes: dict = {}
+    for arg in check.args:
+        if isinstance(arg, TensorArg) and arg.name in given and isinstance(arg.shape, tuple):
+            for d, n in zip(arg.shape, given[arg.name].shape):
+                if isinstance(d, str):
+                    sizes.setdefault(d, int(n))
+    for name in _dim_names(check, dims):
+        if name not in sizes:
+            lo, hi = dims[name]
+            used = set(sizes.values())
+            wide = [v for v in range(max(lo, 2), hi + 1) if v not in used]
+            free = wide or [v for v in range(lo, hi + 1) if v not in used] or [lo]
+            sizes[name] = free[0]
+    return sizes

@@ -3,6 +3,8 @@ ranges, non-contiguous layouts, and per-check seeds that make a run repeatable."
 
 from __future__ import annotations
 
+import dataclasses
+
 import torch
 from conftest import find_check
 from hypothesis import given, seed
@@ -113,3 +115,64 @@ def test_layouts_are_drawn_by_default_and_contiguous_true_opts_out(exercises):
     vjp = find_check(sig, "backward_vjp")
     args = tuple(dataclasses.replace(a, empty=True) for a in vjp.args)
     assert any(d["x"].numel() == 0 for d in _draws(sig, dataclasses.replace(vjp, args=args), n=80))
+
+
+def _with_edges(exercise, check, n=10, at=0) -> list[dict]:
+    """What a check's hypothesis run is given, in order: its edges, then what it draws."""
+    seen = []
+
+    def collect(inputs):
+        seen.append(inputs)
+
+    test = strategies.with_edges(
+        given(strategies.inputs(exercise, check))(collect), exercise, check
+    )
+    seed(at)(strategies.profile(n)(test))()
+    return seen
+
+
+TIES = [[0.5, 1.5, 2.5], [-0.5, -1.5, -2.5]]
+
+
+def test_a_named_edge_is_drawn_first_under_every_seed(exercises):
+    ex = exercises["detach_tricks"]
+    check = find_check(ex, "ste_forward")
+    firsts = []
+    for at in (0, 731904522):
+        draws = _with_edges(ex, check, at=at)
+        assert torch.equal(draws[0]["x"], torch.tensor(TIES, dtype=torch.float64))
+        firsts.append(draws[:3])
+    # the edges (the ties, then a transposed and a strided x) are the same under both seeds
+    for a, b in zip(*firsts):
+        assert torch.equal(a["x"], b["x"]) and a["x"].stride() == b["x"].stride()
+
+
+def test_layouts_are_edges_where_an_argument_takes_every_layout(exercises):
+    ex = exercises["detach_tricks"]
+    check = find_check(ex, "ste_backward")  # x [N, D], g like x: both in every layout
+    for at in (0, 5):
+        edges = _with_edges(ex, check, n=3, at=at)[1:3]
+        transposed, strided = (e["x"] for e in edges)
+        assert transposed.shape[0] > 1 and transposed.shape[1] > 1
+        assert transposed.stride() == (1, transposed.shape[0])  # (a transpose's strides)
+        assert strided.stride()[-1] == 2
+        assert all(e["g"].shape == e["x"].shape for e in edges)
+    contiguous = dataclasses.replace(
+        check, args=tuple(dataclasses.replace(a, contiguous=True) for a in check.args)
+    )
+    assert len(strategies.explicit(ex, contiguous)) == 1  # only the ties the spec names
+
+
+def test_an_edge_names_some_arguments_and_the_rest_are_filled_the_same_every_time(exercises):
+    ex = exercises["manual_gradient"]
+    check = find_check(ex, "mlp_grads_value")
+    first, again = strategies.explicit(ex, check)[0], strategies.explicit(ex, check)[0]
+    assert first["x"].tolist() == [[0.0, 0.0, 0.0], [1.0, -0.5, 0.25]]
+    assert first["b1"].tolist() == [0.0, 0.0, 0.5, -0.5]
+    n, d, h, o = 2, 3, 4, first["y"].shape[1]
+    assert len({n, d, h, o}) == 4  # named dims distinct, the edge's own sizes kept
+    assert first["W1"].shape == (h, d) and first["W2"].shape == (o, h)
+    assert float(first["W1"].abs().max()) <= 1 and first["W1"].dtype == torch.float64
+    assert all(torch.equal(first[k], again[k]) for k in first)
+    first["x"].zero_()  # a copy: what a caller does to it is not the next run's edge
+    assert strategies.explicit(ex, check)[0]["x"].tolist()[1] == [1.0, -0.5, 0.25]
