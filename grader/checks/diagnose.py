@@ -167,4 +167,69 @@ def kept_grads(ctx, got: dict, want: dict, before) -> Text | None:
         "{p}: .grad equals torch's gradient plus the one it held before the call: the old "
         "gradient was not reset.",
         p=", ".join(kept[:4]) + (", ..." if len(kept) > 4 else ""),
+
+
+SCALED = Mistake(
+    "scaled",
+    both(
+        "meleset sebesar faktor konstan (cek pembaginya atau pengalinya)",
+        "off by a constant factor (check what it divides or multiplies by)",
+    ),
+)
+SIGN_FLIPPED = Mistake("sign_flipped", both("tanda terbalik (× -1)", "the sign flipped (× -1)"))
+
+
+def factor(got, want) -> float | None:
+    """The constant c with got = c·want at every element (where want is 0, got is too), when
+    there is one and it is not 1; None otherwise."""
+    if not isinstance(got, TensorFacts) or not isinstance(want, torch.Tensor):
+        return None
+    g, w = got.data, want
+    if g.shape != w.shape or g.numel() == 0 or not g.is_floating_point():
+        return None
+    g, w = g.double(), w.double()
+    if not bool((torch.isfinite(g) & torch.isfinite(w)).all()):
+        return None
+    nonzero = w != 0
+    if not bool(nonzero.any()) or bool((g[~nonzero] != 0).any()):
+        return None
+    ratios = g[nonzero] / w[nonzero]
+    c = float(ratios.median())
+    if c == 0 or not bool(torch.isclose(ratios, torch.full_like(ratios, c), rtol=1e-6).all()):
+        return None
+    if abs(c - 1) <= 1e-6:
+        return None
+    return c
+
+
+def factor_candidates(got, want) -> set[str]:
+    """The named mistakes (Kind.candidates) a constant factor makes: "scaled" (some factor)
+    and "scaled:C" (this one). A scalar only keeps "scaled:C": any wrong scalar has some
+    factor, so only the same factor on every example names a mistake."""
+    c = factor(got, want)
+    if c is None:
+        return set()
+    exact = {f"scaled:{c:g}"}
+    return exact if got.data.numel() == 1 else exact | {"scaled"}
+
+
+def factor_named(got, want, confirmed) -> tuple[Mistake, Text] | None:
+    """The constant factor's mistake and its text, where the examples confirmed it; None
+    otherwise (and before that is known)."""
+    if confirmed is None:
+        return None
+    c = factor(got, want)
+    if c is None or not ({"scaled", f"scaled:{c:g}"} & set(confirmed)):
+        return None
+    if abs(c + 1) <= 1e-6:
+        return SIGN_FLIPPED, both(
+            "Tandanya terbalik: hasilmu = hasil torch × -1 di setiap elemen.",
+            "The sign is flipped: your result is torch's × -1 at every element.",
+        )
+    return SCALED, both(
+        "Hasilmu = hasil torch × {c:.6g} di setiap elemen: cek pembagi atau pengalinya.",
+        "Your result is torch's × {c:.6g} at every element: check what it divides or "
+        "multiplies by.",
+        c=c,
+    )
     )

@@ -11,7 +11,7 @@ import torch
 from hypothesis import strategies as st
 
 from grader.checks import diagnose
-from grader.checks.base import Judging, Mistake, Verdict
+from grader.checks.base import Judging, Kind, Mistake, Verdict
 from grader.checks.compare import compare
 from grader.checks.gradients import upstream_changed
 from grader.checks.messages import both, mismatch
@@ -77,6 +77,7 @@ class RowwiseValue(Value):
     """value, on inputs with the `rows:` patterns mixed in."""
 
     name = "rowwise_value"
+    candidates = Kind.candidates
     OPTIONS = {"rtol": float, "atol": float, "rows": list, "rows_of": str}
 
     def validate(self, check):
@@ -116,6 +117,7 @@ class RowwiseVjp(Value):
     elements, so this applies to reductions over the last dimension."""
 
     name = "rowwise_vjp"
+    candidates = Kind.candidates
     OPTIONS = {
         "rtol": float,
         "atol": float,

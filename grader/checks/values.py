@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from grader.checks import diagnose
 from grader.checks.base import Judging, Kind, Verdict
 from grader.checks.compare import compare
 from grader.checks.messages import both, mismatch
@@ -32,9 +33,19 @@ class Value(Kind):
         reference_value(ctx)
 
     def judge(self, ctx: Judging, reply, values):
+    def candidates(self, ctx, reply, values):
+        """A constant factor (diagnose.factor_candidates), such as a mean over the rows only."""
+        return diagnose.factor_candidates(values["outs"][0], reference_value(ctx))
+
         want = reference_value(ctx)
         found = compare(values["outs"][0], want, tolerances=ctx.tolerances)
-        return Verdict("failed", mismatch(found, ctx.check.function)) if found else None
+        if not found:
+            return None
+        text = mismatch(found, ctx.check.function)
+        named = diagnose.factor_named(values["outs"][0], want, ctx.confirmed)
+        if named is None:
+            return Verdict("failed", text)
+        return Verdict("failed", both("{t} {n}", "{t} {n}", t=text, n=named[1]), mistake=named[0])
 
 
 class ShapeDtype(Value):
@@ -44,6 +55,7 @@ class ShapeDtype(Value):
     OPTIONS = {}
     constraint = True
 
+    candidates = Kind.candidates
     def judge(self, ctx, reply, values):
         want = reference_value(ctx)
         found = compare(values["outs"][0], want, values=False)
@@ -59,6 +71,7 @@ class Finite(Value):
     OPTIONS = {"rtol": float, "atol": float}
     constraint = True
 
+    candidates = Kind.candidates
     def judge(self, ctx, reply, values):
         want = reference_value(ctx)
         found = compare(values["outs"][0], want, values=False)
@@ -93,6 +106,7 @@ class Repeatable(Value):
     name = "repeatable"
     OPTIONS = {"repeat": int}
 
+    candidates = Kind.candidates
     def request(self, check, inputs, enc):
         return dict(
             super().request(check, inputs, enc), repeat=int(check.options.get("repeat", 2))
@@ -119,6 +133,7 @@ class Repeatable(Value):
                         b=base,
                     ),
                 )
+                    mistake=diagnose.GRAD_NOT_RESET,
         return None
 
 

@@ -27,7 +27,7 @@ def test_fresh_draws_are_reproducible(exercises):
 
 def test_a_kind_that_names_nothing_keeps_its_verdict(exercises):
     ex = exercises["custom_sigmoid"]
-    check = find_check(ex, "forward_value")
+    check = find_check(ex, "forward_finite")  # finite: a value kind that names no factor
     verdict = Verdict("failed", Text(id="x", en="x"))
     out = confirm.confirmed(
         session=None,
