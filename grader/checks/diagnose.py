@@ -167,6 +167,7 @@ def kept_grads(ctx, got: dict, want: dict, before) -> Text | None:
         "{p}: .grad equals torch's gradient plus the one it held before the call: the old "
         "gradient was not reset.",
         p=", ".join(kept[:4]) + (", ..." if len(kept) > 4 else ""),
+    )
 
 
 SCALED = Mistake(
@@ -231,5 +232,4 @@ def factor_named(got, want, confirmed) -> tuple[Mistake, Text] | None:
         "Your result is torch's × {c:.6g} at every element: check what it divides or "
         "multiplies by.",
         c=c,
-    )
     )

@@ -32,11 +32,11 @@ class Value(Kind):
     def prepare(self, ctx):
         reference_value(ctx)
 
-    def judge(self, ctx: Judging, reply, values):
     def candidates(self, ctx, reply, values):
         """A constant factor (diagnose.factor_candidates), such as a mean over the rows only."""
         return diagnose.factor_candidates(values["outs"][0], reference_value(ctx))
 
+    def judge(self, ctx: Judging, reply, values):
         want = reference_value(ctx)
         found = compare(values["outs"][0], want, tolerances=ctx.tolerances)
         if not found:
@@ -54,8 +54,8 @@ class ShapeDtype(Value):
     name = "shape_dtype"
     OPTIONS = {}
     constraint = True
-
     candidates = Kind.candidates
+
     def judge(self, ctx, reply, values):
         want = reference_value(ctx)
         found = compare(values["outs"][0], want, values=False)
@@ -70,8 +70,8 @@ class Finite(Value):
     name = "finite"
     OPTIONS = {"rtol": float, "atol": float}
     constraint = True
-
     candidates = Kind.candidates
+
     def judge(self, ctx, reply, values):
         want = reference_value(ctx)
         found = compare(values["outs"][0], want, values=False)
@@ -105,8 +105,8 @@ class Repeatable(Value):
 
     name = "repeatable"
     OPTIONS = {"repeat": int}
-
     candidates = Kind.candidates
+
     def request(self, check, inputs, enc):
         return dict(
             super().request(check, inputs, enc), repeat=int(check.options.get("repeat", 2))
@@ -132,8 +132,8 @@ class Repeatable(Value):
                         n=n,
                         b=base,
                     ),
-                )
                     mistake=diagnose.GRAD_NOT_RESET,
+                )
         return None
 
 
