@@ -187,8 +187,12 @@ def shown_texts(result) -> list[tuple[str, str]]:
     return out
 
 
-def leaks(result, keys: list[KeyExpression]) -> list[Leak]:
-    """Every answer-key expression a result's shown texts contain."""
+def leaks(result, keys: list[KeyExpression], own: str = "") -> list[Leak]:
+    """Every answer-key expression a result's shown texts contain. own: the source graded;
+    an expression it holds is the student's own code quoted (`line 14: ...`), not an answer."""
+    if own:
+        mine = normal(own)
+        keys = [k for k in keys if not any(contains(mine, f) for f in k.forms)]
     return [
         Leak(where, expr, text)
         for where, text in shown_texts(result)

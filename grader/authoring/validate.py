@@ -115,6 +115,8 @@ class Audit:
     """The answer key's expressions (grader.authoring.answerfree) no report may show."""
     level: str = "mistake"
     """The exercise's feedback level: at `recipe` a hint shows its recipe by design."""
+    sources: dict = field(default_factory=dict)
+    """Each trial's source (by Trial.file): what a report may quote as the student's own."""
 
     def count(self, role: str) -> tuple[int, int]:
         rows = [t for t in self.trials if t.role == role]
@@ -252,7 +254,7 @@ class Audit:
         for t in self.trials:
             if t.role in ("key", "variant"):
                 continue
-            for leak in answerfree.leaks(t.result, self.keys):
+            for leak in answerfree.leaks(t.result, self.keys, self.sources.get(t.file, "")):
                 out.append(
                     f"{t.file}: {leak.where} shows the answer key's `{leak.expression}`; say "
                     "what is wrong and where, and move the formula into the check's `hint:` "
@@ -352,6 +354,8 @@ def audit(
         else:
             result = grade_file(exercise, path, config, sandbox)
         trial = Trial(role, _shown(path, solutions), result, _docstring(path), constraints)
+        if path.exists():
+            out.sources[trial.file] = path.read_text(encoding="utf-8", errors="replace")
         out.trials.append(trial)
         if on_trial:
             on_trial(trial)

@@ -54,9 +54,9 @@ def small_error_named(got: torch.Tensor, want: torch.Tensor) -> tuple[Mistake, T
     if eps is not None:
         return EPSILON_IN_LOG, both(
             "Hasilmu sama dengan log(p + {e:.1g}) untuk setiap elemen: ada epsilon di "
-            "dalam log. Hapus epsilon itu; hitung x - m - log Σexp(x - m) langsung.",
+            "dalam log, dan itu mengubah nilainya.",
             "Your result equals log(p + {e:.1g}) at every element: an epsilon inside "
-            "the log. Remove it; compute x - m - log Σexp(x - m) directly.",
+            "the log, which changes the value.",
             e=eps,
         )
     if bool((want >= 0).all()):
@@ -75,11 +75,10 @@ def small_error_named(got: torch.Tensor, want: torch.Tensor) -> tuple[Mistake, T
         return UNDERFLOW, both(
             "Hanya elemen dengan exp(nilai torch) di bawah {t:.3g} yang berbeda: "
             "probabilitasnya underflow (subnormal) sehingga log(exp(x - m) / Σexp) "
-            "kehilangan digit. Hitung x - m - log Σexp(x - m) langsung, tanpa log dari "
-            "sebuah rasio.",
+            "kehilangan digit.",
             "Only the elements where exp(torch's value) is below {t:.3g} differ: their "
             "probability underflows (subnormal), so log(exp(x - m) / Σexp) loses its "
-            "digits. Compute x - m - log Σexp(x - m) directly, not the log of a ratio.",
+            "digits.",
             t=tiny,
         )
     return None

@@ -50,6 +50,15 @@ def after_call(ctx: Judging, kind, reply: dict, values: dict) -> Verdict | None:
     return None
 
 
+NEW_LEAF = both(
+    "Hitung pada leaf baru, misalnya x.detach().clone().requires_grad_(True), atau pakai "
+    "torch.autograd.grad, yang tidak menulis .grad.",
+    "Work on a new leaf, such as x.detach().clone().requires_grad_(True), or use "
+    "torch.autograd.grad, which writes no .grad.",
+)
+"""The hint (kept back by the feedback level) where a function marked or wrote the caller's x."""
+
+
 def modes_left(fn, names: list[str]) -> Text:
     def say(lang):
         i = 0 if lang == "id" else 1
@@ -129,16 +138,15 @@ def _args_changed(ctx: Judging, values: dict) -> Verdict | None:
             return Verdict(
                 "failed",
                 both(
-                    "{fn} mengubah requires_grad pada input `{a}` milik pemanggil (menjadi {v}). "
-                    "Buat leaf baru, misalnya x.detach().requires_grad_(), bukan menandai tensor "
-                    "pemanggil.",
-                    "{fn} changed requires_grad of the caller's input `{a}` (to {v}). Make a new "
-                    "leaf, e.g. x.detach().requires_grad_(), instead of marking the caller's "
-                    "tensor.",
+                    "{fn} mengubah requires_grad pada input `{a}` milik pemanggil (menjadi "
+                    "{v}); tensor pemanggil tidak boleh ditandai.",
+                    "{fn} changed requires_grad of the caller's input `{a}` (to {v}); the "
+                    "caller's tensor is not to be marked.",
                     fn=fn,
                     a=arg.name,
                     v=after.requires_grad,
                 ),
+                hint=NEW_LEAF,
             )
         if after.has_grad:
             return Verdict(

@@ -114,3 +114,30 @@ def test_leaks_read_messages_and_shown_hints_not_kept_back_ones():
     assert len(answerfree.leaks(result(row(hint=formula)), keys)) == 2
     clean = row(message=Text("salah", "wrong"), held_hint=formula)
     assert answerfree.leaks(result(clean), keys) == []
+
+
+def test_the_students_own_code_quoted_is_no_answer():
+    keys = answerfree.expressions(KEY)
+    quoted = Text(
+        id="backward memanggil ... (baris 3: `return grad_output * y * (1 - y)`)",
+        en="backward called ... (line 3: `return grad_output * y * (1 - y)`)",
+    )
+    result = ExerciseResult(
+        id="e",
+        title=Text("t", "t"),
+        status="failed",
+        checks=[
+            CheckResult(
+                id="c",
+                title=Text("t", "t"),
+                kind="value",
+                status="failed",
+                points=0,
+                max_points=1,
+                message=quoted,
+            )
+        ],
+    )
+    assert len(answerfree.leaks(result, keys)) == 2
+    own = "def backward(ctx, grad_output):\n    return grad_output * y * (1 - y)\n"
+    assert answerfree.leaks(result, keys, own=own) == []

@@ -48,8 +48,8 @@ def reports(result) -> str:
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory, sandbox, exercises):
-    """exercise id -> [(mutant name, its reports, its ExerciseResult)], graded once per
-    exercise on demand."""
+    """exercise id -> [(mutant name, its reports, its ExerciseResult, its path)], graded once
+    per exercise on demand."""
     done: dict = {}
     root = tmp_path_factory.mktemp("mutant-reports")
 
@@ -67,7 +67,7 @@ def graded(tmp_path_factory, sandbox, exercises):
                     config=FEW,
                     sandbox=sandbox,
                 )
-                rows.append((mutant.stem, reports(result), result.exercises[0]))
+                rows.append((mutant.stem, reports(result), result.exercises[0], mutant))
             done[exercise_id] = rows
         return done[exercise_id]
 
@@ -80,7 +80,7 @@ def test_no_report_names_the_grader_a_plugin_or_a_temporary_folder(graded, exerc
     assert (EXERCISES / exercise_id).is_dir()
     leaks = [
         f"{name}: {line.strip()[:160]}"
-        for name, text, _ in graded(exercise_id)
+        for name, text, _, _ in graded(exercise_id)
         for line in text.splitlines()
         if NOT_THE_STUDENTS.search(line)
     ]
@@ -98,7 +98,7 @@ def test_no_report_shows_an_expression_of_the_answer_key(graded, exercises, exer
     assert keys, "the answer key has expressions to look for"
     found = [
         f"{name}: {leak.where}: `{leak.expression}` in {leak.text[:160]!r}"
-        for name, _, result in graded(exercise_id)
-        for leak in answerfree.leaks(result, keys)
+        for name, _, result, path in graded(exercise_id)
+        for leak in answerfree.leaks(result, keys, own=path.read_text())
     ]
     assert found == []

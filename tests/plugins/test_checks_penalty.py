@@ -228,6 +228,7 @@ def test_a_summed_penalty_is_named():
     verdict = judge(EXERCISE, CHECKS["penalty_vectors"], example(n=3), gradient_penalty=summed)
     assert verdict.mistake.id == "penalty_sum"  # what a class report counts, in a few words
     assert verdict.mistake.title.en == "the penalty summed over the batch, not averaged"
+    assert ".mean()" in verdict.hint.en and ".mean()" not in verdict.message.en
 
 
 def test_a_wrong_default_shows_the_factor():
@@ -250,13 +251,23 @@ def test_no_graph_to_the_parameters_is_named():
     def detached(*args):
         return KEY(*args).detach()
 
-    assert "create_graph=True" in _message("param_grads_vectors", example(), detached)
+    assert "graph" in _message("param_grads_vectors", example(), detached)
+    # how to fix it is the hint, which the default feedback level keeps back
+    verdict = judge(EXERCISE, CHECKS["param_grads_vectors"], example(), gradient_penalty=detached)
+    assert "create_graph=True" in verdict.hint.en and "create_graph" not in verdict.message.en
 
 
 def test_nan_where_the_input_gradient_is_zero_is_explained():
     naive = _penalty(lambda g: torch.sqrt((g**2).sum(1)))
     message = _message("dead_relu_finite", example("mlp", "relu", n=4, dead=3), naive)
-    assert "non-finite" in message and "infinite derivative at 0" in message
+    assert "non-finite" in message and "the zero vector" in message
+    verdict = judge(
+        EXERCISE,
+        CHECKS["dead_relu_finite"],
+        example("mlp", "relu", n=4, dead=3),
+        gradient_penalty=naive,
+    )
+    assert "infinite derivative at 0" in verdict.hint.en and "sqrt" not in verdict.message.en
     assert "sample 3: ∂critic/∂x̂ = 0" in message
 
 

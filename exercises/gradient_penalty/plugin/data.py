@@ -54,54 +54,70 @@ class Reference:
 
 
 DIAGNOSES = {
-    "sum": both("Nilaimu sama dengan penalty yang dijumlahkan atas batch; ambil rata-ratanya "
-                "(.mean()).", "Your value equals the penalty summed over the batch; take the "
-                "mean (.mean())."),
-    "no_lam": both("Nilaimu sama dengan penalty tanpa faktor lam; kalikan dengan lam.",
-                   "Your value equals the penalty without the factor lam; multiply by lam."),
+    # What the value shows, in the message; how to fix it is in FIXES, the hint the feedback
+    # level keeps back until the student asks (grader.outcomes.levels).
+    "sum": both("Nilaimu sama dengan penalty yang dijumlahkan atas batch, bukan dirata-rata.",
+                "Your value equals the penalty summed over the batch, not averaged."),
+    "no_lam": both("Nilaimu sama dengan penalty tanpa faktor lam.",
+                   "Your value equals the penalty without the factor lam."),
     "squared": both("Nilaimu sama dengan penalty dengan ‖g‖² (jumlah kuadrat) sebagai ganti "
-                    "‖g‖; ambil norm-nya (akar dari jumlah kuadrat).",
+                    "‖g‖.",
                     "Your value equals the penalty with ‖g‖² (the sum of squares) in place of "
-                    "‖g‖; take the norm (the square root of the sum of squares)."),
-    "abs": both("Nilaimu sama dengan lam·mean(|‖g‖ - 1|); kuadratkan selisihnya: (‖g‖ - 1)².",
-                "Your value equals lam·mean(|‖g‖ - 1|); square the difference: (‖g‖ - 1)²."),
-    "batch": both("Nilaimu sama dengan penalty dengan satu norm atas seluruh batch; hitung norm "
-                  "per sampel, atas semua dimensi kecuali batch, misalnya "
-                  "g.flatten(1).norm(2, dim=1).",
-                  "Your value equals the penalty with one norm over the whole batch; take one "
-                  "norm per sample, over every dimension except the batch, e.g. "
-                  "g.flatten(1).norm(2, dim=1)."),
+                    "‖g‖."),
+    "abs": both("Nilaimu sama dengan penalty dengan |‖g‖ - 1| sebagai ganti kuadrat "
+                "selisihnya.",
+                "Your value equals the penalty with |‖g‖ - 1| in place of the squared "
+                "difference."),
+    "batch": both("Nilaimu sama dengan penalty dengan satu norm atas seluruh batch, bukan satu "
+                  "norm per sampel.",
+                  "Your value equals the penalty with one norm over the whole batch, not one "
+                  "norm per sample."),
     "dim1": both("Nilaimu sama dengan penalty dengan norm atas dim 1 saja; untuk gambar "
-                 "(N, C, H, W) norm mencakup C, H dan W: ratakan dulu, "
-                 "g.flatten(1).norm(2, dim=1).",
+                 "(N, C, H, W) norm mencakup C, H dan W.",
                  "Your value equals the penalty with the norm over dim 1 only; for images "
-                 "(N, C, H, W) the norm covers C, H and W: flatten first, "
-                 "g.flatten(1).norm(2, dim=1)."),
+                 "(N, C, H, W) the norm covers C, H and W."),
     "swapped": both("Nilaimu sama dengan penalty di x̂ = alpha·fake + (1 - alpha)·real: "
-                    "interpolasinya terbalik. Gunakan x̂ = alpha·real + (1 - alpha)·fake.",
+                    "interpolasinya terbalik.",
                     "Your value equals the penalty at x̂ = alpha·fake + (1 - alpha)·real: the "
-                    "interpolation is the wrong way round. Use "
-                    "x̂ = alpha·real + (1 - alpha)·fake."),
-    "at_real": both("Nilaimu sama dengan penalty dengan gradien di real, bukan di x̂; hitung "
-                    "critic(x̂) dan gradiennya terhadap x̂.",
-                    "Your value equals the penalty with the gradient taken at real, not at x̂; "
-                    "compute critic(x̂) and its gradient with respect to x̂."),
+                    "interpolation is the wrong way round."),
+    "at_real": both("Nilaimu sama dengan penalty dengan gradien di real, bukan di x̂.",
+                    "Your value equals the penalty with the gradient taken at real, not at x̂."),
     "one_alpha": both("Nilaimu sama dengan penalty dengan satu alpha (alpha[0]) untuk seluruh "
-                      "batch; alpha punya satu nilai per sampel: bentuk ulang menjadi (N, 1, ...) "
-                      "dan pakai semuanya.",
+                      "batch, padahal alpha punya satu nilai per sampel.",
                       "Your value equals the penalty with one alpha (alpha[0]) for the whole "
-                      "batch; alpha holds one value per sample: reshape it to (N, 1, ...) and use "
-                      "all of them."),
+                      "batch, while alpha holds one value per sample."),
     "alpha_4d": both("Nilaimu sama dengan penalty dengan alpha ber-shape (N, 1, 1, 1) pada data "
-                     "(N, D): x̂ ter-broadcast menjadi (N, 1, N, D). Bentuk alpha mengikuti "
-                     "real: alpha.view(-1, *[1] * (real.dim() - 1)).",
+                     "(N, D): x̂ ter-broadcast menjadi (N, 1, N, D).",
                      "Your value equals the penalty with alpha shaped (N, 1, 1, 1) on (N, D) "
-                     "data: x̂ broadcasts to (N, 1, N, D). Shape alpha after real: "
-                     "alpha.view(-1, *[1] * (real.dim() - 1))."),
-    "at_fake": both("Nilaimu sama dengan penalty dengan gradien di fake, bukan di x̂; hitung "
-                    "critic(x̂) dan gradiennya terhadap x̂.",
-                    "Your value equals the penalty with the gradient taken at fake, not at x̂; "
-                    "compute critic(x̂) and its gradient with respect to x̂."),
+                     "data: x̂ broadcasts to (N, 1, N, D)."),
+    "at_fake": both("Nilaimu sama dengan penalty dengan gradien di fake, bukan di x̂.",
+                    "Your value equals the penalty with the gradient taken at fake, not at x̂."),
+}
+
+
+FIXES = {
+    "sum": both("Ambil rata-ratanya atas batch (.mean()).", "Take the mean over the batch "
+                "(.mean())."),
+    "no_lam": both("Kalikan dengan lam.", "Multiply by lam."),
+    "squared": both("Ambil norm-nya: akar dari jumlah kuadrat.",
+                    "Take the norm: the square root of the sum of squares."),
+    "abs": both("Kuadratkan selisihnya: (‖g‖ - 1)².", "Square the difference: (‖g‖ - 1)²."),
+    "batch": both("Hitung norm per sampel, atas semua dimensi kecuali batch, misalnya "
+                  "g.flatten(1).norm(2, dim=1).",
+                  "Take one norm per sample, over every dimension except the batch, e.g. "
+                  "g.flatten(1).norm(2, dim=1)."),
+    "dim1": both("Ratakan dulu: g.flatten(1).norm(2, dim=1).",
+                 "Flatten first: g.flatten(1).norm(2, dim=1)."),
+    "swapped": both("Gunakan x̂ = alpha·real + (1 - alpha)·fake.",
+                    "Use x̂ = alpha·real + (1 - alpha)·fake."),
+    "at_real": both("Hitung critic(x̂) dan gradiennya terhadap x̂.",
+                    "Compute critic(x̂) and its gradient with respect to x̂."),
+    "one_alpha": both("Bentuk ulang alpha menjadi (N, 1, ...) dan pakai semuanya.",
+                      "Reshape alpha to (N, 1, ...) and use all of it."),
+    "alpha_4d": both("Bentuk alpha mengikuti real: alpha.view(-1, *[1] * (real.dim() - 1)).",
+                     "Shape alpha after real: alpha.view(-1, *[1] * (real.dim() - 1))."),
+    "at_fake": both("Hitung critic(x̂) dan gradiennya terhadap x̂.",
+                    "Compute critic(x̂) and its gradient with respect to x̂."),
 }
 
 

@@ -20,7 +20,7 @@ from grader.specs.model import FloatArg, TensorArg, Text
 from grader.common.wire import TensorFacts
 from grader.checks.base import Judging, Kind, Mistake, Verdict
 from grader.checks.effects import InputsUntouched
-from .data import DIAGNOSES, TITLES, DrawnCritic, Reference, dead_samples
+from .data import DIAGNOSES, FIXES, TITLES, DrawnCritic, Reference, dead_samples
 
 ARGS = ("real", "fake", "alpha")
 
@@ -63,16 +63,22 @@ def diagnose(ctx: Judging, ref: Reference, got: float) -> Text | None:
         default = float(ctx.check.options["default_lam"])
         ratio = got / float(ref.value)
         return both("Nilaimu = penalty yang benar × {r:.6g}, seperti penalty dengan lam = {l:.6g}. "
-                    "Dipanggil tanpa lam, nilai bawaannya harus {d!r}: def gradient_penalty("
-                    "critic, real, fake, alpha, lam={d!r}).",
+                    "Dipanggil tanpa lam, nilai bawaannya harus {d!r}.",
                     "Your value = the right penalty × {r:.6g}, as if lam were {l:.6g}. Called "
-                    "without lam, the default must be {d!r}: def gradient_penalty(critic, real, "
-                    "fake, alpha, lam={d!r}).", r=ratio, l=ratio * default, d=default)
+                    "without lam, the default must be {d!r}.", r=ratio, l=ratio * default,
+                    d=default)
     if len(found) <= 1:
         return found[0] if found else None
     return both("Pada input ini beberapa kesalahan memberi nilai yang sama: {l}",
                 "At these inputs several mistakes give the same value: {l}",
                 l=_join(found, both(" Atau: ", " Or: ")))
+
+
+def fix(ctx: Judging, ref: Reference, got: float) -> Text | None:
+    """How to fix the one confirmed mistake this answer has here (FIXES), the hint the
+    feedback level keeps back; None where none or several match."""
+    mistake = named(ctx, ref, got)
+    return FIXES[mistake.id.removeprefix("penalty_")] if mistake is not None else None
 
 
 def named(ctx: Judging, ref: Reference, got: float) -> Mistake | None:
@@ -278,13 +284,14 @@ class CriticPenalty(CriticKind):
         if not found:
             return None
         text = _not_a_tensor(mismatch(found, ctx.check.function), found, out)
-        mistake = None
+        mistake = hint = None
         if found.kind == "value":
-            hint = diagnose(ctx, ref, float(out.data))
-            if hint is not None:
-                text = both("{t} {h}", "{t} {h}", t=text, h=hint)
+            said = diagnose(ctx, ref, float(out.data))
+            if said is not None:
+                text = both("{t} {h}", "{t} {h}", t=text, h=said)
             mistake = named(ctx, ref, float(out.data))
-        return Verdict("failed", _critic_text(ctx, text, ref), mistake=mistake)
+            hint = fix(ctx, ref, float(out.data))
+        return Verdict("failed", _critic_text(ctx, text, ref), hint=hint, mistake=mistake)
 
 
 def _not_a_tensor(text: Text, found, out) -> Text:
@@ -293,6 +300,14 @@ def _not_a_tensor(text: Text, found, out) -> Text:
                     "bisa di-backward.", "{t} Do not call .item() or float(): the penalty must "
                     "stay a tensor, so that it can be backpropagated.", t=text)
     return text
+
+
+SQRT_AT_ZERO = both(
+    "Turunan sqrt di 0 tak hingga, sehingga torch.sqrt((g**2).sum(...)) memberi 0·inf = NaN. "
+    "g.norm(2, dim=1) dan torch.linalg.vector_norm punya backward 0 di sana.",
+    "sqrt has an infinite derivative at 0, so torch.sqrt((g**2).sum(...)) gives 0·inf = NaN. "
+    "g.norm(2, dim=1) and torch.linalg.vector_norm have a backward of 0 there.")
+"""The hint (kept back by the feedback level) where a sample's input gradient is zero."""
 
 
 class CriticParamGrads(CriticKind):
@@ -319,28 +334,31 @@ class CriticParamGrads(CriticKind):
         if not out.requires_grad or grads is None:
             return Verdict("failed", _critic_text(ctx, both(
                 "Hasil {fn} tidak requires_grad, jadi tidak terhubung ke parameter critic dan "
-                "tidak bisa melatihnya. Hitung gradien input dengan torch.autograd.grad(..., "
-                "create_graph=True), dan jangan detach() atau .item() hasilnya.",
+                "tidak bisa melatihnya.",
                 "The result of {fn} does not require grad, so it has no graph to the critic's "
-                "parameters and cannot train them. Take the input gradient with "
-                "torch.autograd.grad(..., create_graph=True), and do not detach() the result "
-                "or call .item().", fn=fn)))
+                "parameters and cannot train them.", fn=fn)), hint=both(
+                "Hitung gradien input dengan torch.autograd.grad(..., create_graph=True), dan "
+                "jangan detach() atau .item() hasilnya.",
+                "Take the input gradient with torch.autograd.grad(..., create_graph=True), and "
+                "do not detach() the result or call .item()."))
         names = critics.parameter_names(ctx.inputs["critic"].recipe)
         if not _items(grads, len(names), TensorFacts):
             return _malformed(ctx)
         if all(g is None for g in grads) and any(bool(w.any()) for w in ref.grads):
             return Verdict("failed", _critic_text(ctx, both(
-                "Hasil {fn} tidak bergantung pada parameter critic mana pun (graf terputus). "
-                "Gunakan create_graph=True pada torch.autograd.grad.",
+                "Hasil {fn} tidak bergantung pada parameter critic mana pun (graf terputus).",
                 "The result of {fn} depends on none of the critic's parameters (the graph is "
-                "cut). Use create_graph=True in torch.autograd.grad.", fn=fn)))
+                "cut).", fn=fn)), hint=both(
+                "Gunakan create_graph=True pada torch.autograd.grad.",
+                "Use create_graph=True in torch.autograd.grad."))
         for name, got, want in zip(names, grads, ref.grads):
             if got is None:
                 got = TensorFacts(torch.zeros_like(want))
             found = compare(got, want, tolerances=ctx.tolerances, where=f"∂penalty/∂{name}")
             if found:
+                dead = found.kind == "nonfinite" and _dead(ctx, ref)
                 return Verdict("failed", _critic_text(ctx, self._explain(ctx, ref, found, out),
-                                                      ref))
+                                                      ref), hint=SQRT_AT_ZERO if dead else None)
         return None
 
     def _explain(self, ctx, ref, found, out) -> Text:
@@ -348,15 +366,11 @@ class CriticParamGrads(CriticKind):
         dead = _dead(ctx, ref)
         if found.kind == "nonfinite" and dead:
             return both(
-                "{t} Untuk sampel {i} gradien input critic tepat nol (semua unit ReLU mati); "
-                "turunan sqrt di 0 tak hingga, sehingga torch.sqrt((g**2).sum(...)) memberi "
-                "0·inf = NaN. Gunakan g.norm(2, dim=1) atau torch.linalg.vector_norm, yang "
-                "backward-nya 0 di sana (atau tambahkan 1e-12 di dalam sqrt).",
+                "{t} Untuk sampel {i} gradien input critic tepat nol (semua unit ReLU mati): "
+                "periksa backward norm-mu di vektor nol.",
                 "{t} For sample {i} the critic's input gradient is exactly zero (every ReLU "
-                "unit is off); sqrt has an infinite derivative at 0, so "
-                "torch.sqrt((g**2).sum(...)) gives 0·inf = NaN. Use g.norm(2, dim=1) or "
-                "torch.linalg.vector_norm, whose backward is 0 there (or add 1e-12 inside the "
-                "sqrt).", t=text, i=", ".join(map(str, dead)))
+                "unit is off): check your norm's backward at the zero vector.",
+                t=text, i=", ".join(map(str, dead)))
         if compare(out, ref.value, tolerances=ctx.tolerances):
             return both("{t} Nilai penalty-nya sendiri juga sudah berbeda; perbaiki nilainya "
                         "dulu (lihat pemeriksaan nilai).", "{t} The penalty's value already "
