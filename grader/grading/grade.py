@@ -108,7 +108,7 @@ def grade(
     todo = [e for e, r in zip(exercises, kept) if r is None]
     drawer = None
     if todo:
-        sandbox.warm(len(todo))
+        sandbox.warm(len(todo), at_once, owner=str(Path(submission_dir).resolve()))
         if examples.enabled():
             draws = to_draw(todo, config, include_hidden)
             how = examples.first_run(draws) if busy is not None else None
@@ -496,7 +496,9 @@ def _phase(
         config,
         hide=hidden_paths(submission_dir),
         deadline=deadline,
+        owner=str(Path(submission_dir).resolve()),
     )
+    ended = False
     try:
         session.start()
         rows = [
@@ -510,9 +512,12 @@ def _phase(
         for check in checks:
             if KINDS[check.kind].static:
                 rows.append(row_of(check, KINDS[check.kind].run(check, tree, seen)))
+        ended = True
         return stated.named(exercise, rows), seen, session.deadline
     finally:
-        session.close()
+        # A portable worker may serve the submission's next exercise (grader.sandbox.reuse),
+        # never after a hidden check (what it saw must not reach a visible message).
+        session.close(reuse=ended and not any(c.hidden for c in checks))
         submission.remove(scratch)
 
 

@@ -68,10 +68,30 @@ def _flush() -> None:
             pass
 
 
-def serve(sock: socket.socket, request: dict, handles: dict[str, int] | None = None) -> None:
+def _end(sock, pristine, trap, before: dict, scratch: str, module: str) -> bool:
+    """The grader is done with this exercise: undo what can be undone, say whether the worker
+    may serve the submission's next exercise (grader.sandbox.reuse), True where it may."""
+    from grader.sandbox import reuse
+
+    _flush()
+    try:
+        why = reuse.leftovers(pristine, trap, before)
+        reuse.forget(pristine, scratch, module)
+    except BaseException as exc:  # whatever the student's objects did meanwhile
+        why = [f"the check itself failed ({type(exc).__name__})"]
+    wire.send(sock, {"ended": True, "clean": not why, "why": [str(w)[:200] for w in why[:5]]})
+    return not why
+
+
+def serve(
+    sock: socket.socket, request: dict, handles: dict[str, int] | None = None, pristine=None
+) -> bool:
     """Import the student's file, then answer probe requests until the grader hangs up.
     handles: library folders this (dropped) user reaches only through descriptors opened while
-    root (grader.sandbox.isolation.library_handles)."""
+    root (grader.sandbox.isolation.library_handles). pristine: a portable worker's state before
+    its first exercise (grader.sandbox.reuse.Pristine): the grader may then end the exercise
+    with an "end" request instead of hanging up, and True is returned where the worker may
+    serve the submission's next exercise."""
     scratch = request["scratch"]
     os.chdir(scratch)
     private_tmp(scratch)
@@ -98,10 +118,10 @@ def serve(sock: socket.socket, request: dict, handles: dict[str, int] | None = N
                 }
             },
         )
-        return
+        return False
     except BaseException as exc:  # SystemExit, KeyboardInterrupt and all: the student's doing
         wire.send(sock, {"import_error": describe_exception(exc, scratch)})
-        return
+        return False
     _flush()
     wire.send(sock, {"ready": True, "tampered": tampered(before)})
     context = probes.Context(module=module, trap=trap, scratch=scratch, before=before)
@@ -109,7 +129,9 @@ def serve(sock: socket.socket, request: dict, handles: dict[str, int] | None = N
         try:
             header, blob = wire.recv(sock)
         except (EOFError, OSError, wire.WireError):
-            return
+            return False
+        if pristine is not None and header.get("op") == "end":
+            return _end(sock, pristine, trap, before, scratch, request["module"])
         enc = wire.Encoder()
         try:
             reply = probes.handle(context, header, wire.Decoder(header, blob), enc)

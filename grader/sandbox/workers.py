@@ -160,8 +160,15 @@ class Worker:
             raise self._lost("exit") from None
         return self.receive(timeout, limit)
 
-    def close(self, grace: float = 0.5) -> dict:
+    def close(self, grace: float = 0.5, reuse: bool = False) -> dict:
+        """End the worker (reap it within `grace` seconds). reuse: the exercise ended with
+        nothing in flight, and a sandbox that reuses workers (portable mode's recycle) may
+        keep it for its submission's next exercise instead."""
         if self.status is None:
+            recycle = getattr(self.sandbox, "recycle", None) if reuse else None
+            if recycle is not None and recycle(self):
+                self.status = {"killed": False, "exit": None, "signal": None, "reused": True}
+                return self.status
             try:
                 self.sock.close()
             finally:
