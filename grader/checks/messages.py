@@ -7,6 +7,7 @@ from collections import Counter
 import torch
 
 from grader.checks.compare import Mismatch
+from grader.common import textform
 from grader.common.wire import Opaque, TensorFacts
 from grader.specs.model import Text
 
@@ -127,6 +128,15 @@ def raised(error: dict, fn: str, phase: str) -> Text:
     # The worker's own limit only: an "out of memory" the code raises itself (an exercise's
     # simulated memory model, a GPU's) is reported with its own message below.
     if kind == "MemoryError" or "can't allocate memory" in msg:
+        if error.get("peak_bytes"):
+            return both(
+                "{fn} kehabisan memori: prosesnya sudah memakai {n} saat menyentuh batas per "
+                "worker (daftar atau tensor yang terus bertambah?).",
+                "{fn} ran out of memory: its process had grown to {n} when it hit the "
+                "per-worker limit (a list or tensor that keeps growing?).",
+                fn=fn,
+                n=textform.size(error["peak_bytes"]),
+            )
         return both(
             "{fn} kehabisan memori (batas per worker).",
             "{fn} ran out of memory (the per-worker limit).",

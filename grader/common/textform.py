@@ -28,6 +28,14 @@ def tensor(t: torch.Tensor) -> str:
     return f"tensor({body}, dtype={dtype}{layout})"
 
 
+def size(n: int) -> str:
+    """A size in bytes as a student reads it: 1.5 GiB, 600 MiB, 12 KiB."""
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= scale:
+            return f"{n / scale:.3g} {unit}"
+    return f"{n} B"
+
+
 def counterexample(check, inputs: dict | None) -> str | None:
     if not inputs:
         return None

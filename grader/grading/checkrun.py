@@ -396,9 +396,11 @@ def _lost_verdict(lost: WorkerLost, check: Check, config: Config) -> Verdict:
         return Verdict(
             "error",
             both(
-                "{fn} kehabisan memori (batas per worker, termasuk proses anaknya).",
-                "{fn} ran out of memory (the per-worker limit, its child processes included).",
+                "{fn} kehabisan memori: mencapai batas {m} per worker (termasuk proses anaknya).",
+                "{fn} ran out of memory: it reached the per-worker limit of {m} (its child "
+                "processes included).",
                 fn=fn,
+                m=textform.size(config.memory_per_worker),
             ),
         )
     if lost.kind == "protocol":

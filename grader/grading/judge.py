@@ -16,11 +16,15 @@ def error_dict(raw) -> dict:
     """A worker's description of an exception, its fields cut to size and of plain types."""
     raw = raw if isinstance(raw, dict) else {}
     tb = raw.get("traceback") if isinstance(raw.get("traceback"), list) else []
-    return {
+    error = {
         "type": str(raw.get("type", "Exception"))[:100],
         "message": str(raw.get("message", ""))[:2000],
         "traceback": [str(line)[:300] for line in tb[:40]],
     }
+    peak = raw.get("peak_bytes")  # a MemoryError's size reached (shown, never judged)
+    if type(peak) is int and 0 < peak < 2**50:
+        error["peak_bytes"] = peak
+    return error
 
 
 def pre_judge(check: Check, reply: dict) -> Verdict | None:

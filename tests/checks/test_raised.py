@@ -23,3 +23,9 @@ def test_the_worker_limit_is_named_where_the_allocation_failed():
     ):
         text = raised(error, "f", "call")
         assert "the per-worker limit" in text.en and "batas per worker" in text.id
+
+
+def test_memory_exhaustion_names_the_size_the_process_reached():
+    text = raised({"type": "MemoryError", "message": "", "peak_bytes": 729 * 2**20}, "f", "call")
+    assert "ran out of memory" in text.en and "729 MiB" in text.en and "729 MiB" in text.id
+    assert "exit" not in text.en
