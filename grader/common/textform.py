@@ -68,4 +68,11 @@ def size(n: int) -> str:
 def counterexample(check, inputs: dict | None) -> str | None:
     if not inputs:
         return None
-    return ", ".join(f"{a.name} = {value(inputs[a.name])}" for a in check.args if a.name in inputs)
+    text = ", ".join(f"{a.name} = {value(inputs[a.name])}" for a in check.args if a.name in inputs)
+    held = inputs.get("__state__") or {}  # (grader.specs.strategies.STATE: a starting state)
+    for name, grad in held.items():
+        text += (
+            f"; {name} requires grad and holds an old {name}.grad = {value(grad)} "
+            f"({name}.requires_grad_(); {name}.grad = ...)"
+        )
+    return text

@@ -19,6 +19,7 @@ from grader.grading.judge import error_dict
 from grader.loader.config import Config
 from grader.sandbox.client import Sandbox
 from grader.sandbox.workers import Limits, Worker, WorkerLost
+from grader.specs import strategies
 from grader.specs.model import Check, Exercise
 
 # Reply fields holding encoded values; a new probe puts its values under "data".
@@ -154,7 +155,8 @@ class Session:
 
     def _request(self, check: Check, kind, inputs: dict) -> tuple[dict, wire.Encoder, float]:
         """The probe request for one example, and the seconds its call may take."""
-        enc = wire.Encoder()
+        held = inputs.get(strategies.STATE) or {}  # the caller's tensors' starting state
+        enc = wire.Encoder({id(inputs[name]): grad for name, grad in held.items()})
         header = {
             "op": "call",
             "fn": check.function,

@@ -100,7 +100,17 @@ def load_arg(node: Node, name: str, dims: dict):
             raise body.error("float", "expected [low, high]")
         return FloatArg(name=name, low=float(rng[0]), high=float(rng[1]))
     body.reject_unknown(
-        {"shape", "low", "high", "dtype", "like", "contiguous", "requires_grad", "empty"}
+        {
+            "shape",
+            "low",
+            "high",
+            "dtype",
+            "like",
+            "contiguous",
+            "requires_grad",
+            "empty",
+            "untracked",
+        }
     )
     like = body.get_typed("like", str, None)
     shape = body.get_typed("shape", (str, NodeList), "any" if like is None else None)
@@ -134,6 +144,7 @@ def load_arg(node: Node, name: str, dims: dict):
         contiguous=body.get_typed("contiguous", bool, False),
         requires_grad=body.get_typed("requires_grad", bool, False),
         empty=body.get_typed("empty", bool, False),
+        untracked=body.get_typed("untracked", bool, False),
     )
 
 

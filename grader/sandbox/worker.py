@@ -160,7 +160,7 @@ def serve(
             return _end(sock, pristine, trap, before, scratch, request["module"])
         enc = wire.Encoder()
         try:
-            reply = probes.handle(context, header, wire.Decoder(header, blob), enc)
+            reply = probes.handle(context, header, wire.Decoder(header, blob, states=True), enc)
             if not reserve:  # a MemoryError spent it: a call starts only where it is back
                 reserve.append(bytearray(RESERVE))
         except BaseException as exc:  # anything that escaped a probe is still the student's

@@ -80,6 +80,11 @@ class TensorArg:
     empty: bool = False
     """`shape: any` also draws empty tensors (a side of 0): only where the instructions say what
     an empty input must give."""
+    untracked: bool = False
+    """False (the default): where the kind hands the function its arguments as the caller holds
+    them (Kind.starting_states), also draw this one already requiring grad with an old .grad
+    (strategies.STATES); True: never (the instructions must say the function is only given
+    tensors that do not require grad)."""
 
 
 @dataclass(frozen=True)
