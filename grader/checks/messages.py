@@ -123,6 +123,26 @@ def _precision_note(m: Mismatch) -> Text:
     )
 
 
+LEAF_IN_PLACE = "a leaf Variable that requires grad is being used in an in-place operation"
+"""torch's RuntimeError for an in-place change of a leaf tensor that requires grad."""
+
+
+def raised_hint(error: dict) -> Text | None:
+    """A hint for an exception whose cause torch's own message leaves unsaid (None: none)."""
+    if LEAF_IN_PLACE in str(error.get("message", "")):
+        return both(
+            "Operasi in-place (x += ..., x.mul_(...), x[i] = ...) mengubah tensor leaf yang "
+            "requires_grad: autograd melarangnya, karena graf masih membutuhkan nilai aslinya. "
+            "Pembaruan parameter dilakukan di dalam `with torch.no_grad():`; di tempat lain, "
+            "hitung tensor baru alih-alih mengubah yang ada.",
+            "An in-place operation (x += ..., x.mul_(...), x[i] = ...) changed a leaf tensor "
+            "that requires grad: autograd forbids it, since the graph still needs its original "
+            "value. Parameter updates belong inside `with torch.no_grad():`; elsewhere, compute "
+            "a new tensor instead of changing the one you have.",
+        )
+    return None
+
+
 def raised(error: dict, fn: str, phase: str) -> Text:
     kind, msg = error.get("type", "Exception"), error.get("message", "")
     # The worker's own limit only: an "out of memory" the code raises itself (an exercise's

@@ -46,7 +46,10 @@ def tensor(t: torch.Tensor) -> str:
         head = ", ".join(number(x) for x in flat[:6].tolist())
         span = ""
         if t.dtype.is_floating_point or not (t.dtype.is_complex or t.dtype == torch.bool):
-            span = f", min {number(flat.min().item())}, max {number(flat.max().item())}"
+            low, high = flat.min().item(), flat.max().item()
+            if low == high:  # (the simplest input of a shape: judge.simplest)
+                return f"tensor(shape={list(t.shape)}, dtype={dtype}{layout}, all {number(low)})"
+            span = f", min {number(low)}, max {number(high)}"
         return (
             f"tensor(shape={list(t.shape)}, dtype={dtype}{layout}{span}, "
             f"first values [{head}, ...])"

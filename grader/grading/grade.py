@@ -38,7 +38,7 @@ from grader.outcomes import levels, stated
 from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
 from grader.sandbox.client import Sandbox
 from grader.specs import strategies
-from grader.specs.model import Check, Exercise, Text
+from grader.specs.model import Check, CheckHint, Exercise, Text
 from grader.submissions import answer, notebook
 from grader.submissions import files as submission
 
@@ -458,7 +458,12 @@ def _grade_file(
             ]
         rows += hidden_rows
         apply_constraints(checks, rows, only={c.id for c in secret})
+    code = None
     for row in rows:  # name the hints that help with what failed
+        if isinstance(row.hint, CheckHint):  # shown only where its premise holds
+            code = _code(tree) if code is None else code
+            holds = row.hint.holds(code, row.cause, row.mistake)
+            row.hint = row.hint.text() if holds else None
         if row.status != "passed":
             row.helpful_hints = tuple(
                 i for i, h in enumerate(exercise.hints, start=1) if row.id in h.checks
@@ -478,6 +483,27 @@ def _grade_file(
         seconds=time.monotonic() - started,
         hidden_checks=hidden,
     )
+
+
+def _code(tree) -> str:
+    """The code of a parsed file as a hint's premise reads it: no comments, no docstrings (a
+    starter's docstring that says dim=-1 is not code that uses it), one layout."""
+    import ast
+    import copy
+
+    tree = copy.deepcopy(tree)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list):
+            node.body = [
+                n
+                for n in body
+                if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))
+            ] or [ast.Pass()]
+    try:
+        return ast.unparse(tree)
+    except (ValueError, RecursionError):
+        return ""
 
 
 def _phase(

@@ -68,3 +68,8 @@ def test_counterexample_follows_the_spec_order_and_skips_missing():
     )
     assert textform.counterexample(_Check, {"x": 0.5}) == "x = 0.5"
     assert textform.counterexample(_Check, None) is None
+
+
+def test_a_long_tensor_of_one_value_says_so():
+    t = torch.ones(2, 3, 4, 5, dtype=torch.float64)
+    assert textform.tensor(t) == "tensor(shape=[2, 3, 4, 5], dtype=float64, all 1.0)"
