@@ -23,7 +23,6 @@ class Value(Kind):
 
     name = "value"
     OPTIONS = {"rtol": float, "atol": float}
-    starting_states = True
 
     def validate(self, check):
         super().validate(check)

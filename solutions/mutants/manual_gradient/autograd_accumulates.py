@@ -1,7 +1,6 @@
 """Mutant: autograd_df marks x and calls backward() on it, so a second call on the same x returns the accumulated gradient.
 
-It marks the caller's own x too. Breaks the rule no_accumulation. Breaks the rule
-leave_caller_x. Breaks the rule caller_objects.
+Breaks the rule no_accumulation.
 """
 
 import torch

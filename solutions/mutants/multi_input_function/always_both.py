@@ -1,5 +1,4 @@
-"""Mutant: computes both gradients whether or not they are needed, and returns both. Breaks the
-rule only_needed. Breaks the rule no_unneeded_work."""
+"""Mutant: computes both gradients whether or not they are needed. Breaks the rule only_needed."""
 
 import torch
 
