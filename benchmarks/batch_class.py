@@ -13,8 +13,10 @@ of issue 15's targets) and one `python -m grader check --submission solutions` o
 exercises, so the ratios mean something on a machine shared with other work. It prints the
 batch's wall time per submission over the floor (targets: at most 0.2x for a correct class,
 0.4x for a mixed one) and the batch parent's peak RSS. It then parses every output (JSON, CSV,
-JUnit XML with a real parser, the Gradescope files), and with --twice grades the class again and
-compares the outputs byte for byte. --before TREE grades the same class with an older checkout
+JUnit XML with a real parser, the Gradescope files), counts the visible checks that did not
+pass in attempted exercises and how many of them carry a named mistake, and lists summary.md's
+causes the class hit most often; with --twice it grades the class again and compares the
+outputs byte for byte. --before TREE grades the same class with an older checkout
 first (e.g. `git worktree add /tmp/old OLD`) and reports both times and whether results.json
 is the same (`seconds` aside). --memory A,B grades classes of A and B submissions instead
 and compares the parent's peak RSS (target: B=200 within 100 MB of A=10). --distinct ends every
@@ -175,11 +177,27 @@ def check_outputs(out: Path, size: int) -> dict:
         ):
             raise SystemExit(f"a Gradescope file in {out} lacks a field")
     scores = [s["score"] for s in doc["submissions"]]
+    failing = [
+        c
+        for s in doc["submissions"]
+        for e in s["exercises"]
+        if not e.get("untouched")
+        for c in e["checks"]
+        if c["status"] in ("failed", "error", "timeout") and not c["hidden"]
+    ]
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    marker = "### Causes the class hit most often" if "Causes" in summary else "### Penyebab"
+    causes = summary[summary.index(marker) :].split("###")[1] if marker in summary else ""
     return {
         "testcases": len(junit.findall(".//testcase")),
         "full_marks": sum(s["score"] == s["max_score"] for s in doc["submissions"]),
         "mean_score": round(sum(scores) / len(scores), 2),
         "max_score": doc["submissions"][0]["max_score"],
+        # The class's mistakes (issue 44): of the visible checks that did not pass in an
+        # attempted exercise, how many carry a named mistake, and the causes summary.md lists.
+        "failing_checks": len(failing),
+        "named_mistakes": sum(bool(c.get("mistake")) for c in failing),
+        "top_causes": [line for line in causes.splitlines() if line.startswith("| `")][:8],
     }
 
 

@@ -20,6 +20,10 @@ Prints, each as a median and a ratio to the import floor (issue 15's targets in 
 - --portable: `check --fresh` with portable workers (Windows' mode, GRADER_SANDBOX=portable)
   against fork mode's                                                   [<= 2x fork mode's]
   and, unless --no-cold, the cold check with portable workers against fork mode's cold one
+  (with --before, the other tree's portable check too)
+- --changed: a student's check of the answer key right after one exercise's file changed (a
+  comment appended, a different exercise each repeat; the others show their kept verdicts),
+  in a copy of solutions/ whose verdicts are kept                                  [<= 1.5x]
 - --one-at-a-time: `check --fresh` and the released course's first check also with
   GRADER_AT_ONCE=1 (one exercise at a time, as before grader.common.turns), alternately
 
@@ -197,6 +201,11 @@ def main() -> None:
         action="store_true",
         help="also time check --fresh (and --release's check) with GRADER_AT_ONCE=1",
     )
+    parser.add_argument(
+        "--changed",
+        action="store_true",
+        help="also time a check right after one exercise's file changed (target <= 1.5x)",
+    )
     parser.add_argument("ids", nargs="*")
     args = parser.parse_args()
     baseline = [sys.executable, "-c", "import torch, hypothesis"]
@@ -206,6 +215,18 @@ def main() -> None:
     release_times, portable_times, portable_cold = [], [], []
     before_fresh, before_release, before_cold = [], [], []
     one_fresh, one_release = [], []
+    changed_times, before_changed, before_portable = [], [], []
+    changes = tempfile.TemporaryDirectory(prefix="grader-changed-") if args.changed else None
+    if changes is not None:
+        student = Path(changes.name) / "student"
+        student.mkdir()
+        for key in (ROOT / "solutions").glob("*.py"):  # the answer keys, as one student's files
+            shutil.copy2(key, student / key.name)
+        files = sorted(p for p in student.glob("*.py") if not args.ids or p.stem in args.ids)
+        changed_check = check[:-1] + [str(student)]
+        timed(changed_check)  # every verdict kept
+        if args.before:
+            timed(changed_check, cwd=args.before.resolve())
     one = dict(os.environ, GRADER_AT_ONCE="1")
     timed(check)  # the first in-place run fills the caches: "warm" means repeated
     if args.before:
@@ -215,8 +236,15 @@ def main() -> None:
         student = released_course(Path(released.name) / "course")
         if args.before:
             old = released_course(Path(released.name) / "before", args.before.resolve())
-    for _ in range(args.repeat):
+    for n in range(args.repeat):
         base_times.append(timed(baseline))
+        if changes is not None:
+            for tree, times in [(ROOT, changed_times)] + (
+                [(args.before.resolve(), before_changed)] if args.before else []
+            ):
+                with open(files[n % len(files)], "a") as f:
+                    f.write(f"# changed {n}\n")  # one exercise to grade, the rest kept
+                times.append(timed(changed_check, cwd=tree))
         warm_times.append(timed(check))
         fresh_times.append(timed(fresh))
         if args.one_at_a_time:
@@ -241,6 +269,8 @@ def main() -> None:
         if args.portable:
             env = dict(os.environ, GRADER_SANDBOX="portable")
             portable_times.append(timed(fresh, env=env))
+            if args.before:
+                before_portable.append(timed(fresh, cwd=args.before.resolve(), env=env))
         if released is not None:
             release_times.append(first_check(student, os.environ, args.ids))
             if args.before:
@@ -274,8 +304,16 @@ def main() -> None:
         print(line("  before: released course", before_release, floor, None))
     if portable_times:
         print(against_fork("check --fresh, portable", portable_times, fresh_times, 2))
+    if before_portable:
+        print(against_fork("  before: portable", before_portable, before_fresh, None))
     if portable_cold:
         print(against_fork("check, cold, portable", portable_cold, cold_times, None))
+    if changed_times:
+        print(line("one exercise changed", changed_times, floor, 1.5))
+    if before_changed:
+        print(line("  before: one changed", before_changed, floor, None))
+    if changes is not None:
+        changes.cleanup()
     if not args.no_watch:
         times = watch_times(args.ids)
         seen = sorted(t + POLL / 2 for t in times.values())

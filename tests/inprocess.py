@@ -12,6 +12,7 @@ from grader.common import wire
 from grader.grading.session import DATA_KEYS
 from grader.sandbox import probes
 from grader.sandbox.trap import Trap, snapshot
+from grader.specs import strategies
 
 EXERCISES = Path(__file__).resolve().parents[1] / "exercises"
 # The course's exercise plugins bring probes of their own: a worker's template imports them.
@@ -22,7 +23,8 @@ for _folder in sorted(EXERCISES.glob("*/plugin")):
 def probe(check, inputs: dict, **functions) -> tuple[dict, dict]:
     """(reply header, decoded values) for one example, with `functions` as the student's file."""
     kind = KINDS[check.kind]
-    enc = wire.Encoder()
+    held = inputs.get(strategies.STATE) or {}  # a starting state, as the session sends it
+    enc = wire.Encoder({id(inputs[name]): grad for name, grad in held.items()})
     header = {
         "op": "call",
         "fn": check.function,
@@ -38,7 +40,7 @@ def probe(check, inputs: dict, **functions) -> tuple[dict, dict]:
         before=snapshot(),
     )
     out = wire.Encoder()
-    reply = probes.handle(ctx, header, wire.Decoder(header, b"".join(enc.blobs)), out)
+    reply = probes.handle(ctx, header, wire.Decoder(header, b"".join(enc.blobs), states=True), out)
     dec = wire.Decoder(dict(reply, tensors=out.tensors), b"".join(out.blobs))
     values = {key: dec.value(reply[key]) if key in reply else None for key in DATA_KEYS}
     values["graph"] = reply.get("graph") or {}

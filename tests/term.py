@@ -213,6 +213,14 @@ def disguised(source: str, keep: set[str]) -> str:
     return ast.unparse(tree) + "\n"
 
 
+def mistaken(exercise: str, mutant: str, student: str) -> str:
+    """A known-wrong answer (solutions/mutants/<exercise>/<mutant>.py) as a student writes it:
+    the mutant's docstring gone, a comment of their own."""
+    tree = ast.parse((SOLUTIONS / "mutants" / exercise / f"{mutant}.py").read_text("utf-8"))
+    body = tree.body[1:] if isinstance(tree.body[0], ast.Expr) else tree.body
+    return f"# {exercise}, {student}\n" + ast.unparse(ast.Module(body, [])) + "\n"
+
+
 def syntax_error(source: str) -> str:
     return source.replace("def ", "def (", 1)
 
@@ -252,6 +260,33 @@ def students(template: Path) -> dict[str, Student]:
             Student("fajar", []),
             Student("gita", [(ON_TIME, broken)]),
             Student("hana", [(ON_TIME, own)]),
+            # The class's real mistakes: the gradient not reset after a step (both), nor
+            # before accumulating (irma).
+            Student(
+                "irma",
+                [
+                    (
+                        ON_TIME,
+                        keys_py
+                        | {
+                            py("manual_sgd"): mistaken("manual_sgd", "no_zero_grad", "irma"),
+                            py("grad_accumulation"): mistaken(
+                                "grad_accumulation", "no_zero_first", "irma"
+                            ),
+                        },
+                    )
+                ],
+            ),
+            Student(
+                "joko",
+                [
+                    (
+                        ON_TIME,
+                        keys_py
+                        | {py("manual_sgd"): mistaken("manual_sgd", "no_zero_grad", "joko")},
+                    )
+                ],
+            ),
         ]
     }
 

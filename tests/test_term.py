@@ -94,7 +94,13 @@ def test_every_student_gets_the_score_their_answers_deserve(course_term):
         "fajar": 0,
         "gita": total - full["grad_clipping"],
         "hana": total,  # her own manual_gradient, the keys elsewhere
+        "irma": got["irma"],
+        "joko": got["joko"],  # (below: their mistakes lose points, the rest is full)
     }, t.batch_log[-2000:]
+    for login, wrong in (("irma", {"manual_sgd", "grad_accumulation"}), ("joko", {"manual_sgd"})):
+        mine = scores(t.results[login])
+        assert {e for e, s in mine.items() if s < full[e]} == wrong, (login, mine)
+        assert all(mine[e] > 0 for e in wrong), (login, mine)
     assert scores(t.results["citra"])["retain_graph"] == full["retain_graph"]
     gita = {e["id"]: e for e in t.results["gita"]["exercises"]}
     assert gita["grad_clipping"]["status"] == "error"
@@ -219,3 +225,32 @@ def test_the_report_page_opens_on_every_student_and_the_copied_pair(course_term)
     assert "id=timeline" in text and "id=distributions" in text
     pairs = text[text.index("id=course-pairs") :].split("</table>")[0]
     assert pairs.count("<tr><td class=n>") == 1 and "eko" in pairs and "hana" in pairs
+
+
+def test_the_class_mistakes_are_named_in_words_with_students_and_checks(course_term):
+    text = (course_term.out / "report.html").read_text(encoding="utf-8")
+    causes = text[text.index("<table id=causes>") :].split("</table>")[0]
+    rows = re.findall(
+        r"<tr><td><code>(\w+)</code></td><td>([^<]*)</td><td class=n>(\d+)</td>"
+        r"<td>(.*?)</td></tr>",
+        causes,
+    )
+    named = {
+        (ex, words): (int(n), re.findall(r"<code>(\w+)</code>", checks))
+        for ex, words, n, checks in rows
+    }
+    reset = "the old gradient was not reset (.grad accumulates)"
+    assert named[("manual_sgd", reset)][0] == 2  # irma and joko
+    assert "sgd_zero_grad" in named[("manual_sgd", reset)][1]
+    assert named[("grad_accumulation", reset)][0] == 1  # irma
+    assert "uneven_chunks_old_grads" in named[("grad_accumulation", reset)][1]
+    # the untouched starters (citra, dewi's on-time commit, fajar) are no mistake of the class's
+    assert "not written yet" not in causes and "NotImplementedError" not in causes
+    assert list(named)[0] == ("manual_sgd", reset)  # the most students first
+    summary = (course_term.out / "summary.md").read_text(encoding="utf-8")
+    section = summary[summary.index("### Causes the class hit most often") :].split("###")[1]
+    assert f"| `manual_sgd` | {reset} | 2 | " in section and "`sgd_zero_grad`" in section
+    results = course_term.results["joko"]["exercises"]
+    sgd = next(e for e in results if e["id"] == "manual_sgd")
+    (failed,) = [c for c in sgd["checks"] if c["status"] != "passed" and not c["hidden"]]
+    assert failed["mistake"] == {"id": "grad_not_reset", "title": reset}

@@ -32,6 +32,8 @@ Aturan yang dinilai / Rules that are graded:
       atribut ctx).
   EN: Save tensors for backward with ctx.save_for_backward (scale may be kept as a ctx
       attribute).
+- ID: Nama kelas ScaledMul tetap (grad_fn hasilnya ScaledMulBackward).
+  EN: Keep the class name ScaledMul (the result's grad_fn is ScaledMulBackward).
 - ID: scaled_mul(x, w, scale) memanggil ScaledMul.apply.
   EN: scaled_mul(x, w, scale) calls ScaledMul.apply.
 - ID: Setiap pemanggilan membiarkan objek pemanggil (tensor, .grad dan flag-nya, modul) dan mode

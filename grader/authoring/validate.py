@@ -7,7 +7,9 @@ starter scores 0. Every hidden check must catch at least one mutant that passes 
 check (what it exists for: the visible ones leave that mistake open), or say in its
 `rationale:` why it has none. Every rule the exercise
 states (its `rules:`) and every principle the grader applies to it (PRINCIPLES) needs a mutant
-that says "Breaks the rule ID." and that the rule's checks catch. The data (Audit rows) is
+that says "Breaks the rule ID.", that the rule's checks catch and that fails no check observing
+none of the rules it names (it breaks only what it says); every stated rule is in the starter's
+docstring (grader.authoring.stating). The data (Audit rows) is
 separate from the table the command line prints.
 """
 
@@ -21,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.authoring import answerfree
-from grader.checks import effects
+from grader.checks import KINDS, effects
 from grader.grading.grade import grade_exercise, is_constraint
 from grader.loader.config import Config
 from grader.outcomes.results import ExerciseResult
@@ -47,6 +49,8 @@ PRINCIPLES = {
     "the tensors inside lists and dicts, modules) as they were, except what it may change",
     "layouts": "tensor arguments arrive contiguous, transposed or strided, and a function "
     "handles each",
+    "starting_states": "tensor arguments also arrive already requiring grad with an old .grad, "
+    "and a function handles them (and leaves them) as such",
 }
 """What the grader observes by default for every exercise (grader.checks.effects,
 grader.specs.strategies.LAYOUTS), each a rule validate wants a mutant for where it applies."""
@@ -197,21 +201,83 @@ class Audit:
             return any((c.cause or "").startswith(effects.MODES_CAUSE + ":") for c in rows)
         if rule == "caller_objects":
             return any((c.cause or "").startswith(effects.CALLER_CAUSE + ":") for c in rows)
-        if rule == "layouts":
+        if rule in ("layouts", "starting_states"):
             return trial.result.score < trial.result.max_score
         observers = {c.id for c in self.exercise.checks if rule in c.rules}
         return any(c.id in observers for c in rows)
 
-    def rule_breakers(self) -> dict[str, list[str]]:
-        """Per rule: the mutants that say they break it and do."""
+    def rule_breakers(self, alone: bool = True) -> dict[str, list[str]]:
+        """Per rule: the mutants that say they break it and do, and (alone) break nothing else:
+        every check they fail observes a rule they name (Audit.others), so the rule's own checks
+        are seen catching it."""
         out: dict[str, list[str]] = {r: [] for r in self.rules()}
         for t in self.trials:
             if t.role not in ("mutant", "trivial") or t.result.status == "missing":
                 continue
             for rule in BREAKS.findall(t.docstring or ""):
-                if rule in out and self.breaks(t, rule):
+                if rule in out and self.breaks(t, rule) and not (alone and self.others(t)):
                     out[rule].append(t.file)
         return out
+
+    def others(self, trial: Trial) -> list[str]:
+        """The checks a mutant fails that observe none of the rules its docstring names (their
+        `rules:`; a principle by the cause its failures carry): [] when it breaks only what it
+        says it breaks."""
+        claims = set(BREAKS.findall(trial.docstring or ""))
+        spec = {c.id: set(c.rules) for c in self.exercise.checks}
+        failed = [c for c in trial.result.checks if c.status not in ("passed", "skipped")]
+        # One failure (an exception, say) blocks every check of its function with one cause:
+        # where a check observing a named rule shows it, the others it blocks are that failure.
+        shared = {c.cause for c in failed if c.cause and claims & spec.get(c.id, set())}
+        # A forbidden call the rule's forbidden_api check names fails, at run time, every check
+        # that calls the function (cause forbidden:API:FUNCTION): the same failure.
+        kinds = {c.id: c.kind for c in self.exercise.checks}
+        trapped = any(
+            kinds.get(c.id) == "forbidden_api" and claims & spec.get(c.id, set()) for c in failed
+        )
+        out = []
+        for c in failed:
+            if c.bonus:
+                continue
+            cause = c.cause or ""
+            if (
+                claims & spec.get(c.id, set())
+                or cause in shared
+                or (trapped and cause.startswith("forbidden:"))
+                or "layouts" in claims
+                or "starting_states" in claims
+                or ("global_modes" in claims and cause.startswith(effects.MODES_CAUSE + ":"))
+                or ("caller_objects" in claims and cause.startswith(effects.CALLER_CAUSE + ":"))
+            ):
+                continue
+            out.append(c.id)
+        return out
+
+    def caught_for(self, trial: Trial, rule: str) -> list[str]:
+        """The checks that catch a mutant breaking `rule`: those observing it that it fails."""
+        if rule in PRINCIPLES:
+            return trial.caught_by
+        observers = {c.id for c in self.exercise.checks if rule in c.rules}
+        return [c for c in trial.caught_by if c in observers]
+
+    def crowded(self) -> dict[str, list[tuple[str, list[str]]]]:
+        """Per stated rule no mutant breaks alone: the mutants that break it among other
+        things, each with the checks it fails that observe none of the rules it names."""
+        alone = self.rule_breakers()
+        out: dict[str, list[tuple[str, list[str]]]] = {}
+        for rule, files in self.rule_breakers(alone=False).items():
+            if alone.get(rule) or rule not in self.exercise.rules:
+                continue
+            trials = {t.file: t for t in self.trials}
+            out[rule] = [(f, self.others(trials[f])) for f in files]
+        return out
+
+    def unstated(self) -> list[str]:
+        """Rules of the spec its starter's docstring does not state (grader.authoring.stating):
+        a rule costs a point only where the student was told it. These fail the audit."""
+        from grader.authoring import stating
+
+        return stating.unstated(self.exercise)
 
     def misclaimed(self) -> list[str]:
         """Mutants that say they break a rule the exercise does not have, or that its checks
@@ -281,6 +347,7 @@ class Audit:
             and not self.mislabeled()
             and not self.misclaimed()
             and not self.unbroken_rules()
+            and not self.unstated()
             and not self.answer_leaks()
         )
 
@@ -295,6 +362,13 @@ def principles(exercise: Exercise) -> list[str]:
         for c in exercise.checks
     ):
         out.append("layouts")
+    if any(
+        KINDS[c.kind].starting_states
+        and any(isinstance(a, TensorArg) and not a.untracked for a in c.args)
+        for c in exercise.checks
+        if c.kind in KINDS
+    ):
+        out.append("starting_states")
     return out
 
 

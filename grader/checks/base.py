@@ -100,6 +100,11 @@ class Kind:
     """Judge, by default, that a call left the caller's tensor arguments as they were, when
     the probe reports them (args_after): see grader.checks.effects. A kind whose probe changes
     the arguments itself, or that judges them with its own check, sets False."""
+    starting_states = False
+    """Its probe (the call probe) hands the drawn tensor arguments to the function as the caller
+    holds them, so they are also drawn in a starting state: already requiring grad, with an old
+    .grad (grader.specs.strategies.STATE), unless an argument says `untracked: true`. A kind
+    whose setup builds the caller's objects itself (a scenario) keeps False."""
 
     def validate(self, check: Check) -> None:
         if self.needs_function and not check.function:
@@ -121,7 +126,7 @@ class Kind:
         """The hypothesis strategy for one example: a dict of argument name to value."""
         from grader.specs import strategies
 
-        return strategies.inputs(exercise, check)
+        return strategies.inputs(exercise, check, states=self.starting_states)
 
     def request(self, check: Check, inputs: dict, enc) -> dict:
         """Fields of the probe request beyond {op: call, fn, args, forbid}; may replace any of

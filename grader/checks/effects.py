@@ -14,6 +14,7 @@ from grader.checks.base import Judging, Kind, Verdict
 from grader.checks.messages import both
 from grader.common.wire import TensorFacts
 from grader.specs.model import TensorArg, Text
+from grader.specs.strategies import STATE
 
 MODES_CAUSE = "modes"
 """The cause of a verdict on a global mode left changed (rule global_modes)."""
@@ -148,7 +149,24 @@ def _args_changed(ctx: Judging, values: dict) -> Verdict | None:
                 ),
                 hint=NEW_LEAF,
             )
-        if after.has_grad:
+        if arg.name in ctx.inputs.get(STATE, {}):
+            if not (after.has_grad and after.extra.get("x_grad_kept") is True):
+                return Verdict(
+                    "failed",
+                    both(
+                        "{fn} mengubah .grad lama pada input `{a}` milik pemanggil (tensor yang "
+                        "sudah requires_grad dan punya .grad): backward() menjumlahkan gradien ke sana, "
+                        "dan zero_() atau grad = None menghapusnya. Hitung pada leaf baru milikmu "
+                        "sendiri, yang terputus dari graf pemanggil.",
+                        "{fn} changed the old .grad of the caller's input `{a}` (a tensor that "
+                        "already requires grad and holds a .grad): backward() adds into it, and "
+                        "zero_() or grad = None wipes it. Work on a new leaf of your own, cut "
+                        "off from the caller's graph.",
+                        fn=fn,
+                        a=arg.name,
+                    ),
+                )
+        elif after.has_grad:
             return Verdict(
                 "failed",
                 both(
@@ -266,6 +284,7 @@ class InputsUntouched(Kind):
 
     name = "inputs_untouched"
     constraint = True
+    starting_states = True
 
     def judge(self, ctx: Judging, reply, values):
         return untouched_args(ctx, values)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 
 from grader.checks.base import Kind, Verdict
-from grader.checks.messages import both, forbidden_at_run_time
+from grader.checks.messages import both, forbidden_at_run_time, forbidden_parts
 from grader.common.yamlfile import NodeList
 from grader.specs.model import Text
 from grader.submissions.scan import scan
@@ -46,7 +46,9 @@ class ForbiddenApi(Kind):
         apis = list(check.options["apis"])
         names = _enclosing(tree)
         found = []
+        seen = set()  # (api, line) the scan named: the trap's report of the same call says no more
         for f in scan(tree, functions, apis):
+            seen.add((f.name, f.line))
             fn = f.function if f.function != "<file>" else names(f.line)
             found.append(
                 both(
@@ -59,7 +61,11 @@ class ForbiddenApi(Kind):
             )
         for fn, hits in sorted(runtime_hits.items()):
             if "*" in functions or fn in functions or fn.split(".")[0] in functions:
-                found += [forbidden_at_run_time(raw, fn) for raw in sorted(hits)]
+                found += [
+                    forbidden_at_run_time(raw, fn)
+                    for raw in sorted(hits)
+                    if forbidden_parts(raw)[0::3] not in seen
+                ]
         if not found:
             return None
         reason = check.options.get("reason") or {}

@@ -30,6 +30,7 @@ class Vjp(Kind):
 
     name = "vjp"
     OPTIONS = {"rtol": float, "atol": float}
+    starting_states = True
 
     def validate(self, check):
         super().validate(check)

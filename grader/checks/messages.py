@@ -7,6 +7,7 @@ from collections import Counter
 import torch
 
 from grader.checks.compare import Mismatch
+from grader.common import textform
 from grader.common.wire import Opaque, TensorFacts
 from grader.specs.model import Text
 
@@ -122,11 +123,40 @@ def _precision_note(m: Mismatch) -> Text:
     )
 
 
+LEAF_IN_PLACE = "a leaf Variable that requires grad is being used in an in-place operation"
+"""torch's RuntimeError for an in-place change of a leaf tensor that requires grad."""
+
+
+def raised_hint(error: dict) -> Text | None:
+    """A hint for an exception whose cause torch's own message leaves unsaid (None: none)."""
+    if LEAF_IN_PLACE in str(error.get("message", "")):
+        return both(
+            "Operasi in-place (x += ..., x.mul_(...), x[i] = ...) mengubah tensor leaf yang "
+            "requires_grad: autograd melarangnya, karena graf masih membutuhkan nilai aslinya. "
+            "Pembaruan parameter dilakukan di dalam `with torch.no_grad():`; di tempat lain, "
+            "hitung tensor baru alih-alih mengubah yang ada.",
+            "An in-place operation (x += ..., x.mul_(...), x[i] = ...) changed a leaf tensor "
+            "that requires grad: autograd forbids it, since the graph still needs its original "
+            "value. Parameter updates belong inside `with torch.no_grad():`; elsewhere, compute "
+            "a new tensor instead of changing the one you have.",
+        )
+    return None
+
+
 def raised(error: dict, fn: str, phase: str) -> Text:
     kind, msg = error.get("type", "Exception"), error.get("message", "")
     # The worker's own limit only: an "out of memory" the code raises itself (an exercise's
     # simulated memory model, a GPU's) is reported with its own message below.
     if kind == "MemoryError" or "can't allocate memory" in msg:
+        if error.get("peak_bytes"):
+            return both(
+                "{fn} kehabisan memori: prosesnya sudah memakai {n} saat menyentuh batas per "
+                "worker (daftar atau tensor yang terus bertambah?).",
+                "{fn} ran out of memory: its process had grown to {n} when it hit the "
+                "per-worker limit (a list or tensor that keeps growing?).",
+                fn=fn,
+                n=textform.size(error["peak_bytes"]),
+            )
         return both(
             "{fn} kehabisan memori (batas per worker).",
             "{fn} ran out of memory (the per-worker limit).",

@@ -23,6 +23,7 @@ class Value(Kind):
 
     name = "value"
     OPTIONS = {"rtol": float, "atol": float}
+    starting_states = True
 
     def validate(self, check):
         super().validate(check)

@@ -46,6 +46,14 @@ class _Console(Console):
     def on_broken_pipe(self) -> None:  # rich would exit 1, which here means "lost points"
         raise BrokenPipeError
 
+    def _render_buffer(self, buffer) -> str:
+        """Rich pads table and wrapped lines to the width; piped (a file, CI, a pager) no
+        line ends in spaces."""
+        text = super()._render_buffer(buffer)
+        if self.is_terminal:
+            return text
+        return "\n".join(line.rstrip() for line in text.split("\n"))
+
 
 def _own_copy(args) -> Path:
     """What the student's own commands grade: the working copy that holds exercises/ (its
@@ -409,8 +417,9 @@ def _watch(args, config, lang, exercises, sandbox, console) -> int:
 
 
 def _list(exercises, lang, console) -> int:
+    columns = {"id": ("id", "judul", "poin", "topik"), "en": ("id", "title", "points", "topics")}
     table = Table(title="Latihan" if lang == "id" else "Exercises")
-    for col in ("id", "title", "points", "topics"):
+    for col in columns.get(lang, columns["en"]):
         table.add_column(col)
     for e in exercises:
         table.add_row(

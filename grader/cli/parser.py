@@ -47,8 +47,8 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--only",
         nargs="+",
-        metavar="CHECK_ID",
-        help="run only these checks (ids as in the report)",
+        metavar="CHECK",
+        help="run only these checks: ids, or titles as in the report (or part of one)",
     )
     check.add_argument(
         "--plot",

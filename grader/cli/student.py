@@ -85,18 +85,45 @@ def seen(e, progress: Progress, config, exercises: list[Exercise]):
 
 
 def only_checks(exercises: list[Exercise], only: list[str]) -> list[Exercise]:
-    """The exercises with just the named checks (`check ID --only CHECK_ID`)."""
-    known = {c.id for e in exercises for c in e.checks}
-    unknown = [c for c in only if c not in known]
+    """The exercises with just the named checks (`check ID --only CHECK`): a check's id, or
+    its title as the report shows it (either language, any case), or a part of one title."""
+    checks = [c for e in exercises for c in e.checks]
+    wanted: set[str] = set()
+    unknown = []
+    for name in only:
+        found = _named(checks, name)
+        if found is None:
+            unknown.append(name)
+        else:
+            wanted.add(found)
     if unknown:
-        names = ", ".join(f"{e.id}: {', '.join(c.id for c in e.checks)}" for e in exercises)
+        names = "; ".join(
+            f"{e.id}: {', '.join(f'{c.id} ({c.title.en})' for c in e.checks)}" for e in exercises
+        )
         raise GraderError(f"unknown check(s): {', '.join(unknown)}; known: {names}")
     out = []
     for e in exercises:
-        checks = tuple(c for c in e.checks if c.id in only)
-        if checks:
-            out.append(dataclasses.replace(e, checks=checks))
+        chosen = tuple(c for c in e.checks if c.id in wanted)
+        if chosen:
+            out.append(dataclasses.replace(e, checks=chosen))
     return out
+
+
+def _named(checks, name: str) -> str | None:
+    """The id of the check `name` names: its id, its whole title, or a part of exactly one
+    title (None: none, or several)."""
+    if any(c.id == name for c in checks):
+        return name
+    said = " ".join(name.split()).casefold()
+    titles = [
+        (c.id, " ".join(t.split()).casefold()) for c in checks for t in (c.title.id, c.title.en)
+    ]
+    whole = {i for i, t in titles if t == said}
+    part = {i for i, t in titles if said and said in t}
+    for found in (whole, part):
+        if len(found) == 1:
+            return found.pop()
+    return None
 
 
 HINT_WORDS = {

@@ -9,6 +9,7 @@ from pathlib import Path
 from rich.markup import escape
 from rich.table import Table
 
+from grader.authoring import stating
 from grader.authoring.draw import missing
 from grader.authoring.validate import (
     TRIVIAL_PREFIX,
@@ -64,10 +65,31 @@ def validate(args, public, config, chosen, sandbox, console, lang: str = "en") -
         for problem in result.mislabeled() + result.misclaimed() + result.answer_leaks():
             console.print(f"[red]MISS[/] {escape(problem)}", soft_wrap=True)
         rules = result.rules()
+        crowded = result.crowded()
+        trials = {t.file: t for t in result.trials}
         for rule_id, breakers in result.rule_breakers().items():
             if breakers:
-                names = ", ".join(Path(f).name for f in breakers)
-                console.print(f"rule {rule_id}: broken by {escape(names)}", soft_wrap=True)
+                names = ", ".join(
+                    f"{Path(f).name} (caught by "
+                    f"{', '.join(result.caught_for(trials[f], rule_id))})"
+                    for f in breakers
+                )
+                console.print(
+                    f"rule {rule_id} ({escape(rules[rule_id])}): broken alone by {escape(names)}",
+                    soft_wrap=True,
+                )
+            elif rule_id in crowded:
+                names = "; ".join(
+                    f"{Path(f).name} also fails {', '.join(others)}"
+                    for f, others in crowded[rule_id]
+                )
+                console.print(
+                    f"[red]MISS[/] rule {rule_id} ({escape(rules[rule_id])}): no mutant breaks "
+                    f"it alone ({escape(names)}, which observe none of the rules it names); add "
+                    f'a mutant that breaks only this rule and says "Breaks the rule {rule_id}.", '
+                    "or name in the mutant (or in those checks' `rules:`) the rule they observe",
+                    soft_wrap=True,
+                )
             elif rule_id in result.unshown_principles():
                 console.print(
                     f"[yellow]principle {rule_id}: judged on every call, but no mutant here "
@@ -131,6 +153,15 @@ def validate(args, public, config, chosen, sandbox, console, lang: str = "en") -
             console.print(
                 f"[yellow]warning: {exercise.id} has {escape(', '.join(fewer))}: "
                 "docs/authoring.md, step 4 (hidden checks: the spec's keys)[/]",
+                soft_wrap=True,
+            )
+        unstated = result.unstated()
+        if unstated:
+            console.print(
+                f"[red]MISS[/] exercises/{exercise.id}/{escape(exercise.file)} does not state "
+                f"the rule(s) {escape(', '.join(unstated))} in its docstring (what can cost a "
+                f"point is what the student is told): run `{stating.COMMAND} {exercise.id}` "
+                "and commit it",
                 soft_wrap=True,
             )
         stale_notebook = notebook_miss(exercise)

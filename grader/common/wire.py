@@ -106,10 +106,14 @@ def tensor_bytes(t: torch.Tensor) -> bytes:
 class Encoder:
     """Builds one frame; used by both sides (the worker's tensors may be odd, see describe)."""
 
-    def __init__(self):
+    def __init__(self, states: dict | None = None):
         self.tensors: list[dict] = []
         self.blobs: list[bytes] = []
         self.size = 0
+        self.states = states or {}
+        """id(tensor) -> its old .grad: the grader's input tensors a caller holds as leaves that
+        require grad with that .grad (a starting state, grader.specs.strategies.STATE); the
+        worker's Decoder (states=True) builds them so."""
 
     def add_tensor(self, t: torch.Tensor, facts: dict | None = None, layout: bool = False) -> dict:
         """layout: also send a non-contiguous tensor's strides and storage offset."""
@@ -138,7 +142,11 @@ class Encoder:
         if isinstance(obj, float):
             return obj if math.isfinite(obj) else {"F": repr(obj)}
         if isinstance(obj, torch.Tensor):
-            return self.add_tensor(obj, layout=True)
+            ref = self.add_tensor(obj, layout=True)
+            if id(obj) in self.states and "T" in ref:
+                grad = self.add_tensor(self.states[id(obj)], layout=True)
+                self.tensors[ref["T"]]["state_grad"] = grad.get("T")
+            return ref
         if isinstance(obj, tuple):
             return {"U": [self.value(v, depth + 1) for v in obj]}
         if isinstance(obj, list):
@@ -356,12 +364,15 @@ def _error_fields(error: dict) -> None:
 class Decoder:
     """Turns a received frame's value tree back into plain Python values and TensorFacts."""
 
-    def __init__(self, header: dict, blob: bytes):
+    def __init__(self, header: dict, blob: bytes, states: bool = False):
         self.entries = header.get("tensors", [])
         self.blob = blob
         self.nodes = 0
         self.used: set[int] = set()
         self.checked = False
+        self.states = states
+        """Build an entry's starting state (`state_grad`: a leaf that requires grad, with that
+        .grad): only the worker, decoding the grader's inputs; never a worker's reply."""
 
     def tensor(self, i) -> TensorFacts:
         if type(i) is not int or not 0 <= i < len(self.entries):
@@ -390,6 +401,10 @@ class Decoder:
                 )
         else:
             data = torch.empty(shape, dtype=dtype)
+        if self.states and "state_grad" in e:
+            grad = self.tensor(e["state_grad"]).data
+            data.requires_grad_(True)
+            data.grad = grad
         facts = {
             k: e.get(k)
             for k in ("type_name", "exact_type", "requires_grad", "is_leaf", "grad_fn", "has_grad")

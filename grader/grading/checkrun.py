@@ -13,7 +13,7 @@ from grader.checks.messages import both, overloaded
 from grader.common import textform
 from grader.common.errors import GraderError
 from grader.grading import confirm, examples, recorded, shrinks
-from grader.grading.judge import judged
+from grader.grading.judge import judged, simplest
 from grader.grading.session import Session
 from grader.loader.config import Config
 from grader.outcomes.results import CheckResult
@@ -218,7 +218,8 @@ def run_check(
             seed=seed,
             name=config.feedback_for(exercise).level != "values",
         )
-        return row(check, verdict, counterexample(check, failure.inputs), output, cut)
+        shown = simplest(session, exercise, check, kind, verdict, failure.inputs)
+        return row(check, verdict, counterexample(check, shown), output, cut)
     except WorkerLost as lost:
         if lost.kind == "exercise_timeout" and "failure" in last:
             failure = last["failure"]
@@ -396,9 +397,11 @@ def _lost_verdict(lost: WorkerLost, check: Check, config: Config) -> Verdict:
         return Verdict(
             "error",
             both(
-                "{fn} kehabisan memori (batas per worker, termasuk proses anaknya).",
-                "{fn} ran out of memory (the per-worker limit, its child processes included).",
+                "{fn} kehabisan memori: mencapai batas {m} per worker (termasuk proses anaknya).",
+                "{fn} ran out of memory: it reached the per-worker limit of {m} (its child "
+                "processes included).",
                 fn=fn,
+                m=textform.size(config.memory_per_worker),
             ),
         )
     if lost.kind == "protocol":

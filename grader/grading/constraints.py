@@ -60,8 +60,9 @@ def apply_constraints(
         row.message = (
             both(
                 "Belum dinilai: {f} belum lulus pemeriksaan nilai mana pun.",
-                "Not awarded yet: {f} does not pass any value check yet.",
+                "Not awarded yet: {f} {v} not pass any value check yet.",
                 f=", ".join(sorted(names)),
+                v="does" if len(names) == 1 else "do",
             )
             if names
             else both(
@@ -109,7 +110,8 @@ def _apply_bonuses(checks: list[Check], by_id: dict, only: set[str] | None) -> N
         row.status, row.points = "skipped", 0.0
         row.message = both(
             "Bonus belum dinilai: {f} belum lulus {c}.",
-            "Bonus not awarded yet: {f} does not pass {c} yet.",
+            "Bonus not awarded yet: {f} {v} not pass {c} yet.",
             f=", ".join(sorted(functions)),
+            v="does" if len(functions) == 1 else "do",
             c=", ".join(failing),
         )

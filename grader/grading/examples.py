@@ -175,7 +175,7 @@ def with_edges(test, exercise: Exercise, check: Check, kind):
 
     own = type(kind).strategy is not Kind.strategy
     strategy = kind.strategy(exercise, check) if own else None
-    return strategies.with_edges(test, exercise, check, strategy)
+    return strategies.with_edges(test, exercise, check, strategy, kind.starting_states)
 
 
 def examples(exercise: Exercise, check: Check, kind, examples_count: int, seed: int) -> Drawn:

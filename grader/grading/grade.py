@@ -38,7 +38,7 @@ from grader.outcomes import levels, stated
 from grader.outcomes.results import CheckResult, ExerciseResult, SubmissionResult
 from grader.sandbox.client import Sandbox
 from grader.specs import strategies
-from grader.specs.model import Check, Exercise, Text
+from grader.specs.model import Check, CheckHint, Exercise, Text
 from grader.submissions import answer, notebook
 from grader.submissions import files as submission
 
@@ -108,7 +108,7 @@ def grade(
     todo = [e for e, r in zip(exercises, kept) if r is None]
     drawer = None
     if todo:
-        sandbox.warm(len(todo))
+        sandbox.warm(len(todo), at_once, owner=str(Path(submission_dir).resolve()))
         if examples.enabled():
             draws = to_draw(todo, config, include_hidden)
             how = examples.first_run(draws) if busy is not None else None
@@ -458,7 +458,12 @@ def _grade_file(
             ]
         rows += hidden_rows
         apply_constraints(checks, rows, only={c.id for c in secret})
+    code = None
     for row in rows:  # name the hints that help with what failed
+        if isinstance(row.hint, CheckHint):  # shown only where its premise holds
+            code = _code(tree) if code is None else code
+            holds = row.hint.holds(code, row.cause, row.mistake)
+            row.hint = row.hint.text() if holds else None
         if row.status != "passed":
             row.helpful_hints = tuple(
                 i for i, h in enumerate(exercise.hints, start=1) if row.id in h.checks
@@ -480,6 +485,27 @@ def _grade_file(
     )
 
 
+def _code(tree) -> str:
+    """The code of a parsed file as a hint's premise reads it: no comments, no docstrings (a
+    starter's docstring that says dim=-1 is not code that uses it), one layout."""
+    import ast
+    import copy
+
+    tree = copy.deepcopy(tree)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list):
+            node.body = [
+                n
+                for n in body
+                if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))
+            ] or [ast.Pass()]
+    try:
+        return ast.unparse(tree)
+    except (ValueError, RecursionError):
+        return ""
+
+
 def _phase(
     exercise, checks, tree, path, raw, submission_dir, config, sandbox, deadline, hits
 ) -> tuple[list[CheckResult], dict[str, set], float]:
@@ -496,7 +522,9 @@ def _phase(
         config,
         hide=hidden_paths(submission_dir),
         deadline=deadline,
+        owner=str(Path(submission_dir).resolve()),
     )
+    ended = False
     try:
         session.start()
         rows = [
@@ -510,9 +538,12 @@ def _phase(
         for check in checks:
             if KINDS[check.kind].static:
                 rows.append(row_of(check, KINDS[check.kind].run(check, tree, seen)))
+        ended = True
         return stated.named(exercise, rows), seen, session.deadline
     finally:
-        session.close()
+        # A portable worker may serve the submission's next exercise (grader.sandbox.reuse),
+        # never after a hidden check (what it saw must not reach a visible message).
+        session.close(reuse=ended and not any(c.hidden for c in checks))
         submission.remove(scratch)
 
 

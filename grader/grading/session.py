@@ -19,6 +19,7 @@ from grader.grading.judge import error_dict
 from grader.loader.config import Config
 from grader.sandbox.client import Sandbox
 from grader.sandbox.workers import Limits, Worker, WorkerLost
+from grader.specs import strategies
 from grader.specs.model import Check, Exercise
 
 # Reply fields holding encoded values; a new probe puts its values under "data".
@@ -59,8 +60,11 @@ class Session:
         config: Config,
         hide=(),
         deadline: float | None = None,
+        owner: str | None = None,
     ):
         self.sandbox, self.exercise, self.scratch, self.config = sandbox, exercise, scratch, config
+        self.owner = owner
+        """The submission (its folder): a portable worker may serve its next exercise."""
         self.hide = list(hide)
         """Directories the worker must not see (see sandbox.isolation)."""
         self.deadline = (
@@ -123,6 +127,7 @@ class Session:
             limits=self.limits(),
             hide=self.hide,
             plugin=self._plugin(),
+            owner=self.owner,
         )
         try:
             # Starting a worker is the grader's time, not the student's (milliseconds with the
@@ -150,7 +155,8 @@ class Session:
 
     def _request(self, check: Check, kind, inputs: dict) -> tuple[dict, wire.Encoder, float]:
         """The probe request for one example, and the seconds its call may take."""
-        enc = wire.Encoder()
+        held = inputs.get(strategies.STATE) or {}  # the caller's tensors' starting state
+        enc = wire.Encoder({id(inputs[name]): grad for name, grad in held.items()})
         header = {
             "op": "call",
             "fn": check.function,
@@ -358,11 +364,13 @@ class Session:
             except OSError:
                 pass
 
-    def close(self) -> None:
+    def close(self, reuse: bool = False) -> None:
         """End the worker: every reply it owed is in, and what it printed is on file (it
-        flushes before each reply), so it is killed at once, not waited for."""
+        flushes before each reply), so it is killed at once, not waited for. reuse: the
+        exercise ended as it should (no hidden check), and a portable worker may serve the
+        submission's next exercise (grader.sandbox.reuse)."""
         if self.worker is not None:
-            self.worker.close(grace=0.0)
+            self.worker.close(grace=0.0, reuse=reuse and self.owner is not None)
             self.worker = None
 
 

@@ -19,6 +19,7 @@ from grader.specs.model import (
     DTYPES,
     FORMAT,
     Check,
+    CheckHint,
     Exercise,
     Expect,
     FloatArg,
@@ -40,6 +41,36 @@ def text(node: Node, key: str, default=yamlfile._MISSING) -> Text | None:
         raise node.error(key, "give the text in both languages: `id: ...` and `en: ...`")
     value.reject_unknown({"id", "en"})
     return Text(id=value.get_typed("id", str).strip(), en=value.get_typed("en", str).strip())
+
+
+HINT_PREMISES = {"source_lacks", "source_has", "mistakes", "causes"}
+
+
+def check_hint(node: Node) -> Text | None:
+    """A check's `hint:`, its texts and, optionally, `when:` the premise it is for
+    (model.CheckHint): source_lacks / source_has (regular expressions), mistakes, causes."""
+    value = node.get_typed("hint", (Node, str), None, "a mapping with id and en texts")
+    if not isinstance(value, Node) or "when" not in value:
+        return text(node, "hint", None)
+    value.reject_unknown({"id", "en", "when"})
+    when = value.get_typed("when", Node)
+    when.reject_unknown(HINT_PREMISES)
+    premise = {}
+    for key in ("source_lacks", "source_has"):
+        pattern = when.get_typed(key, str, "")
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise when.error(key, f"not a regular expression: {exc}") from None
+        premise[key] = pattern
+    for key in ("mistakes", "causes"):
+        items = when.get_typed(key, NodeList, NodeList())
+        if any(not isinstance(i, str) for i in items):
+            raise when.error(key, "expected a list of names")
+        premise[key] = tuple(items)
+    return CheckHint(
+        id=value.get_typed("id", str).strip(), en=value.get_typed("en", str).strip(), **premise
+    )
 
 
 def _name(node, key, value: str, what: str) -> str:
@@ -100,7 +131,17 @@ def load_arg(node: Node, name: str, dims: dict):
             raise body.error("float", "expected [low, high]")
         return FloatArg(name=name, low=float(rng[0]), high=float(rng[1]))
     body.reject_unknown(
-        {"shape", "low", "high", "dtype", "like", "contiguous", "requires_grad", "empty"}
+        {
+            "shape",
+            "low",
+            "high",
+            "dtype",
+            "like",
+            "contiguous",
+            "requires_grad",
+            "empty",
+            "untracked",
+        }
     )
     like = body.get_typed("like", str, None)
     shape = body.get_typed("shape", (str, NodeList), "any" if like is None else None)
@@ -134,6 +175,7 @@ def load_arg(node: Node, name: str, dims: dict):
         contiguous=body.get_typed("contiguous", bool, False),
         requires_grad=body.get_typed("requires_grad", bool, False),
         empty=body.get_typed("empty", bool, False),
+        untracked=body.get_typed("untracked", bool, False),
     )
 
 
@@ -245,7 +287,7 @@ def load_check(
         function=node.get_typed("function", str, None),
         args=args,
         expect=expect,
-        hint=text(node, "hint", None),
+        hint=check_hint(node),
         hidden=node.get_typed("hidden", bool, False),
         bonus=node.get_typed("bonus", bool, False),
         examples=examples,

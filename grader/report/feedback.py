@@ -99,7 +99,8 @@ def _code(lines: list[str]) -> list[str]:
 
 def _check(e: ExerciseResult, c: CheckResult, lang: str) -> list[str]:
     words, status = LABELS[lang], STATUS[lang][c.status]
-    tag = f" ({words['bonus']})" if c.bonus else ""
+    said = words["bonus"].lower() in c.title.get(lang).lower()  # a title may say it already
+    tag = f" ({words['bonus']})" if c.bonus and not said else ""
     out = [
         f"### {ICON[c.status]} {_plain(c.title.get(lang))}{tag}: "
         f"{_n(c.points)}/{_n(c.max_points)} {words['points']} ({status})",

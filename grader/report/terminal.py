@@ -225,7 +225,7 @@ def exercise_report(e: ExerciseResult, lang: str, *, only: set | None = None) ->
     for c in shown:
         icon, color = STYLE[c.status]
         title = RichText(c.title.get(lang))
-        if c.bonus:
+        if c.bonus and "bonus" not in c.title.get(lang).lower():  # a title may say it
             title.append(" (bonus)", style="magenta")
         if blocked.get(c.id):
             title.append(f"  [{blocked[c.id]}]", style="dim")

@@ -79,14 +79,17 @@ class Sandbox:
         self.cgroups = None
         return self
 
-    def warm(self, exercises: int | None = None) -> Sandbox:
+    def warm(
+        self, exercises: int | None = None, at_once: int | None = None, owner: str | None = None
+    ) -> Sandbox:
         """Start the template now unless it is started: it imports torch while the caller
         goes on (spawn starts it anyway, and waits). `exercises`: how many the caller is
-        about to grade, a worker each (portable workers are started ahead for them)."""
+        about to grade, a worker each (portable workers are started ahead for them), `at_once`
+        of them at a time, of the submission `owner` (portable workers it has serve on)."""
         if self.proc is None and self.portable is None:
             self.start()
         if self.portable is not None and exercises is not None:
-            self.portable.expect(exercises)
+            self.portable.expect(exercises, at_once, owner)
         return self
 
     def starting(self) -> bool:
@@ -127,10 +130,13 @@ class Sandbox:
         limits: Limits,
         hide=(),
         plugin: list[str] | None = None,
+        owner: str | None = None,
     ) -> Worker:
         """A worker for one file; `hide` lists directories it must not see (where isolation
         allows: the answer key, the class's other submissions); `plugin` is [exercise id,
-        plugin folder] when the exercise brings probes of its own."""
+        plugin folder] when the exercise brings probes of its own; `owner` names the
+        submission, whose next exercise a portable worker may serve (grader.sandbox.reuse; a
+        fork worker serves one exercise only)."""
         if self.portable is not None:
             return self.portable.spawn(  # which waits its turn (grader.common.turns)
                 scratch=scratch,
@@ -140,6 +146,7 @@ class Sandbox:
                 limits=limits,
                 hide=hide,
                 plugin=plugin,
+                owner=owner,
             )
         request = json.dumps(
             {

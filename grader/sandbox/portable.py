@@ -8,6 +8,13 @@ rarely waits. Time limits are enforced by the grader: a call that runs past its 
 worker killed (with the processes it started, where the platform allows). The student's prints
 go to a file in the scratch copy.
 
+One worker may serve the exercises of one submission, one after another (design.md, section
+2): at the end of an exercise it forgets that exercise's modules and says whether anything is
+left it cannot undo (grader.sandbox.reuse); if not, the submission's next exercise is imported
+in it (its own module, its own scratch copy). A worker that timed out, crashed, ran a hidden
+check, left a thread or a child, or changed torch's functions is replaced, as is every idle
+worker of another submission. Fork mode keeps one fresh worker per (submission, exercise).
+
 What this mode does not do (docs/security.md): no memory, CPU or output-size limits, no
 namespaces (the answer key is only off the import path), and on Windows a process the student
 starts outside the worker's process tree may survive. It is chosen automatically where fork or
@@ -38,6 +45,9 @@ BOOT = (
 ENV = "GRADER_SANDBOX"
 READY_SECONDS = 300
 """How long a fresh worker may take to import torch (a cold start on a slow laptop)."""
+END_SECONDS = 10.0
+"""How long a worker may take to say whether it can serve the next exercise (it checks
+torch's modules and classes, its threads and children): longer, and it is replaced."""
 
 
 def wanted() -> bool:
@@ -151,8 +161,10 @@ class _ChildChannel:
 
 
 def child_main() -> None:
-    """The worker process: keep the pipes for the protocol, import torch, say ready, take one
-    spawn request, send the student's output to the scratch copy, and serve."""
+    """The worker process: keep the pipes for the protocol, import torch, say ready, take a
+    spawn request, send the student's output to the scratch copy, and serve; then, where the
+    grader ends the exercise with nothing left behind (grader.sandbox.reuse), take the
+    submission's next spawn request."""
     rfd, wfd = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
@@ -166,24 +178,35 @@ def child_main() -> None:
     worker.preload()  # as the template does: no student's call pays for a lazy import
 
     trap.alias_index()  # torch's second names for forbidden APIs, as the template does
+    from grader.sandbox import reuse
+
+    pristine = reuse.Pristine()
     channel = _ChildChannel(rfd, wfd)
     wire.send(channel, {"ready": True})
-    header, _ = wire.recv(channel)
-    request = header["request"]
-    probes.load_plugin(request.get("plugin"))  # before the student's file exists here
-    fd = os.open(
-        os.path.join(request["scratch"], ".output"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600
-    )
-    os.dup2(fd, 1)
-    os.dup2(fd, 2)
-    os.close(fd)
-    handles: dict[str, int] = {}
-    if isolation.is_root():  # never a root worker: a user of its own (it owns the scratch copy)
-        handles = isolation.library_handles(isolation.library_paths())
-        isolation.drop_privileges(isolation.worker_uid(os.getpid()))  # raises: nothing served
-        isolation.end_leftovers()
-    worker.serve(channel, request, handles)
-    os._exit(0)
+    handles: dict[str, int] | None = None
+    while True:
+        try:
+            header, _ = wire.recv(channel)
+        except (EOFError, OSError, wire.WireError):
+            os._exit(0)
+        request = header["request"]
+        probes.load_plugin(request.get("plugin"))  # before the student's file exists here
+        fd = os.open(
+            os.path.join(request["scratch"], ".output"),
+            os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
+            0o600,
+        )
+        os.dup2(fd, 1)
+        os.dup2(fd, 2)
+        os.close(fd)
+        if handles is None:
+            handles = {}
+            if isolation.is_root():  # never a root worker: a user of its own (owns the scratch)
+                handles = isolation.library_handles(isolation.library_paths())
+                isolation.drop_privileges(isolation.worker_uid(os.getpid()))  # raises: no serve
+                isolation.end_leftovers()
+        if not worker.serve(channel, request, handles, pristine):
+            os._exit(0)
 
 
 WINDOWS_KEEP = (
@@ -233,6 +256,13 @@ class PortableSandbox:
         self.procs: dict[int, subprocess.Popen] = {}
         self.expected: int | None = None
         """Workers the grader said it will ask for (expect), less those it has had."""
+        self.at_once: int | None = None
+        """Exercises the grader grades at once (expect): with workers reused, that many
+        workers serve a submission, and no more are started ahead."""
+        self.owners: dict[int, str] = {}
+        """pid -> the submission a worker serves (spawn's owner), for the busy ones."""
+        self.idle: dict[str, list[tuple[subprocess.Popen, PipeChannel]]] = {}
+        """Workers that ended an exercise with nothing left behind, by submission."""
         self.lock = threading.Lock()
         """One spawn or reap at a time (several exercises may be graded at once)."""
         self.tmp: str | None = None
@@ -240,16 +270,28 @@ class PortableSandbox:
         torch there (preloading torch._dynamo makes torchinductor_<user>, as root where the
         grader is), and it goes on close, as the fork mode's template folder does."""
 
-    def expect(self, workers: int) -> None:
-        """The grader is about to grade this many exercises, a worker each: start enough of
-        them ahead (up to AHEAD), and no more than the one kept for a crash once they have had
-        theirs."""
-        self.expected = workers
-        self._top_up()
+    def expect(self, workers: int, at_once: int | None = None, owner: str | None = None) -> None:
+        """The grader is about to grade this many exercises of the submission `owner`, a
+        worker each, `at_once` of them at a time (None: unknown): start enough of them ahead
+        (up to AHEAD; with workers reused, up to at_once less those the submission has), and
+        no more than the one kept for a crash once they have had theirs."""
+        self.expected, self.at_once = workers, at_once
+        with self.lock:
+            for other in [o for o in self.idle if o != owner]:  # not reused: end them now
+                for proc, _ in self.idle.pop(other):
+                    self._kill(proc)
+        self._top_up(owner)
 
-    def _top_up(self) -> None:
-        # One at least, always: a crash or a timeout costs a fresh worker.
-        wanted = 1 if self.expected is None else max(1, min(AHEAD, self.expected))
+    def _top_up(self, owner: str | None = None) -> None:
+        if self.expected is None:
+            wanted = 1  # one at least: a crash or a timeout costs a fresh worker
+        elif self.at_once is None:
+            wanted = max(1, min(AHEAD, self.expected))
+        else:  # reused workers: as many as grade at once, less those the submission has
+            serving = len(self.idle.get(owner, ())) + sum(
+                1 for o in self.owners.values() if o == owner
+            )
+            wanted = max(0, min(AHEAD, self.expected, self.at_once) - serving)
         while len(self.warm) < wanted:
             self.warm.append(self._launch())
 
@@ -298,22 +340,31 @@ class PortableSandbox:
         limits,
         hide=(),
         plugin=None,
+        owner: str | None = None,
     ):
+        """A worker for one exercise; `owner` names its submission: a worker that served the
+        same submission's last exercise with nothing left behind serves this one (None: a
+        fresh worker)."""
         with turns.waiting(), self.lock:  # several exercises may be graded at once
-            return self._spawn(scratch, file, module, trap, limits, plugin)
+            return self._spawn(scratch, file, module, trap, limits, plugin, owner)
 
-    def _spawn(self, scratch, file, module, trap, limits, plugin):
+    def _spawn(self, scratch, file, module, trap, limits, plugin, owner=None):
         from grader.common import wire  # here: importing this module must not import torch
 
+        for other in [o for o in self.idle if o != owner]:  # another submission's: not reused
+            for proc, _ in self.idle.pop(other):
+                self._kill(proc)
         for attempt in (0, 1):
-            proc, channel = self.warm.pop(0) if self.warm else self._launch()
+            reused = self._idle(owner)
+            proc, channel = reused or (self.warm.pop(0) if self.warm else self._launch())
             try:
                 if isolation.is_root():  # its user (see child_main) must own its scratch copy
                     isolation.own(scratch, isolation.worker_uid(proc.pid))
-                channel.settimeout(READY_SECONDS)
-                header, _ = wire.recv(channel)
-                if header.get("ready") is not True:
-                    raise wire.WireError("no ready message")
+                if not reused:
+                    channel.settimeout(READY_SECONDS)
+                    header, _ = wire.recv(channel)
+                    if header.get("ready") is not True:
+                        raise wire.WireError("no ready message")
                 wire.send(
                     channel,
                     {
@@ -333,16 +384,55 @@ class PortableSandbox:
                     raise SandboxError("a portable worker failed to start") from None
                 continue
             self.procs[proc.pid] = proc
+            if owner is not None:
+                self.owners[proc.pid] = owner
             if self.expected is not None:
                 self.expected = max(0, self.expected - 1)
-            self._top_up()  # the next exercises' workers import torch meanwhile
+            self._top_up(owner)  # the next exercises' workers import torch meanwhile
             return Worker(self, proc.pid, channel, limits)
+
+    def _idle(self, owner: str | None):
+        """A live idle worker of this submission, or None."""
+        pool = self.idle.get(owner, []) if owner is not None else []
+        while pool:
+            proc, channel = pool.pop()
+            if proc.poll() is None and not channel.eof:
+                return proc, channel
+            self._kill(proc)
+        return None
+
+    def recycle(self, worker: Worker) -> bool:
+        """End the worker's exercise and keep it for its submission's next one, where it says
+        that it left nothing behind (grader.sandbox.reuse). False: it is not kept (the caller
+        closes and reaps it)."""
+        from grader.common import wire
+
+        owner = self.owners.get(worker.pid)
+        proc = self.procs.get(worker.pid)
+        if owner is None or proc is None or proc.poll() is not None:
+            return False
+        channel = worker.sock
+        with turns.waiting():
+            try:
+                channel.settimeout(END_SECONDS)
+                wire.send(channel, {"op": "end"})
+                header, _ = wire.recv(channel, time.monotonic() + END_SECONDS)
+            except (TimeoutError, OSError, EOFError, ValueError, wire.WireError):
+                return False
+            if header.get("ended") is not True or header.get("clean") is not True:
+                return False
+            with self.lock:
+                self.procs.pop(worker.pid, None)
+                self.owners.pop(worker.pid, None)
+                self.idle.setdefault(owner, []).append((proc, channel))
+        return True
 
     def reap(self, pid: int, grace: float, groups=()) -> dict:
         with turns.waiting(), self.lock:
             return self._reap(pid, grace)
 
     def _reap(self, pid: int, grace: float) -> dict:
+        owner = self.owners.pop(pid, None)
         proc = self.procs.pop(pid, None)
         if proc is None:
             return {"killed": False, "exit": None, "signal": None}
@@ -353,6 +443,8 @@ class PortableSandbox:
             killed = True
         self._kill(proc)  # whatever it started goes too
         code = proc.returncode
+        if owner is not None and self.expected:
+            self._top_up(owner)  # its submission's next exercise needs a fresh one
         return {
             "killed": killed,
             "exit": code if code is not None and code >= 0 else None,
@@ -390,6 +482,11 @@ class PortableSandbox:
         for proc, _ in self.warm:
             self._kill(proc)
         self.warm.clear()
+        for pool in self.idle.values():
+            for proc, _ in pool:
+                self._kill(proc)
+        self.idle.clear()
+        self.owners.clear()
         for proc in list(self.procs.values()):
             self._kill(proc)
         self.procs.clear()

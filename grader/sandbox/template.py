@@ -18,6 +18,7 @@ import tempfile
 import time
 
 from grader.sandbox import cgroups, isolation
+from grader.sandbox.workers import EXIT_MEMORY
 
 _ENV = dict(os.environ)
 NPROC = 256
@@ -100,6 +101,8 @@ def spawn(ctl: socket.socket, request: dict, pids: isolation.PidNamespaces | Non
                     if own <= 0:
                         raise OSError("the template did not tell the worker its pid")
                 _child(theirs, request, pids is not None, own)
+            except MemoryError:
+                code = EXIT_MEMORY
             except BaseException:
                 code = 70
             finally:

@@ -4,6 +4,7 @@ frames of the student's own files (never the grader's or a library's)."""
 from __future__ import annotations
 
 import os
+import sys
 import traceback
 
 MAX_TEXT = 2000
@@ -30,8 +31,23 @@ def describe_exception(exc: BaseException, scratch: str) -> dict:
         message = str(exc)
     except BaseException:  # a hostile __str__
         message = "<unprintable>"
-    return {
+    described = {
         "type": type(exc).__name__[:100],
         "message": message[:MAX_TEXT],
         "traceback": student_traceback(exc, scratch),
     }
+    if isinstance(exc, MemoryError):
+        described.update(memory_peak())
+    return described
+
+
+def memory_peak() -> dict:
+    """{"peak_bytes": the most memory this process has held}, the size a MemoryError was met
+    at; {} where the platform does not say (no getrusage)."""
+    try:
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    except (ImportError, OSError, ValueError, MemoryError):
+        return {}
+    return {"peak_bytes": int(peak) * (1 if sys.platform == "darwin" else 1024)}

@@ -194,6 +194,11 @@ class Trap:
         self.body = None
         """The frame of the grader's probe that opened the window (see students_call)."""
         self.hooked = False
+        self.placed: list[tuple[object, str, object, object, bool]] = []
+        """(owner, attribute, the trap put there, what was there, whether the owner held it
+        itself rather than inherited it): what uninstall undoes."""
+        self.handle = None
+        """The optimizers' step hook's handle."""
 
     # -- installing ---------------------------------------------------------------------
 
@@ -268,6 +273,7 @@ class Trap:
             except (AttributeError, TypeError):
                 continue
             self.originals[api] = value
+            self.placed.append((cls, attr, trapped, value, True))
 
     def _hook_optimizers(self, pattern: str) -> None:
         self.apis[OPTIMIZER_STEP] = tuple(
@@ -282,18 +288,21 @@ class Trap:
             cls = type(optimizer)
             trap.observe(OPTIMIZER_STEP, f"{cls.__module__}.{cls.__qualname__}.step")
 
-        _register_step_hook(step_hook)
+        self.handle = _register_step_hook(step_hook)
 
     def _wrap(self, owner, name: str, key: str, original) -> None:
         """Replace owner.name (the object `original`) by a trap; key: that place's name."""
         if key in self.originals or getattr(owner, name, None) is not original:
             return
         api = self.targets[id(original)]
+        trapped = self._trapped(original, api, key)
+        own = name in vars(owner)  # else inherited (a Tensor method of TensorBase's)
         try:
-            setattr(owner, name, self._trapped(original, api, key))
+            setattr(owner, name, trapped)
         except (AttributeError, TypeError):
             return
         self.originals[key] = original
+        self.placed.append((owner, name, trapped, original, own))
 
     def _trapped(self, original, api: str, spelled: str):
         trap = self
@@ -307,6 +316,28 @@ class Trap:
         trapped.__qualname__ = getattr(original, "__qualname__", trapped.__name__)
         trapped.__doc__ = getattr(original, "__doc__", None)
         return trapped
+
+    def uninstall(self) -> bool:
+        """Put back what install replaced (a portable worker that serves its submission's next
+        exercise gets that exercise's trap); False where something else had replaced a trap
+        since (the student's code: that worker is not reused)."""
+        whole = True
+        for owner, name, trapped, original, own in reversed(self.placed):
+            if vars(owner).get(name) is not trapped:
+                whole = False
+                continue
+            try:
+                if own:
+                    setattr(owner, name, original)
+                else:
+                    delattr(owner, name)
+            except (AttributeError, TypeError):
+                whole = False
+        self.placed.clear()
+        if self.handle is not None:
+            self.handle.remove()
+            self.handle = None
+        return whole
 
     # -- observing ----------------------------------------------------------------------
 

@@ -17,6 +17,11 @@ if TYPE_CHECKING:
     from grader.common import wire
 
 
+EXIT_MEMORY = 71
+"""A forked worker's exit status when a MemoryError ended it (sandbox.template): the student's
+code had used up the memory the worker needed to go on, told as out of memory, not as an exit."""
+
+
 class WorkerLost(BaseException):
     """The worker timed out, crashed, exited or broke the protocol."""
 
@@ -93,7 +98,7 @@ class Worker:
         status = self.close(grace=0.0 if kind == "timeout" else 0.5)
         if kind in ("timeout", "protocol"):  # the grader ended it: its exit says nothing
             return WorkerLost(kind, detail, load=load, starved=starved)
-        if status.get("memory"):
+        if status.get("memory") or status.get("exit") == EXIT_MEMORY:
             return WorkerLost("memory", detail)
         if status.get("template_lost"):
             return WorkerLost("vanished", detail)
@@ -160,8 +165,15 @@ class Worker:
             raise self._lost("exit") from None
         return self.receive(timeout, limit)
 
-    def close(self, grace: float = 0.5) -> dict:
+    def close(self, grace: float = 0.5, reuse: bool = False) -> dict:
+        """End the worker (reap it within `grace` seconds). reuse: the exercise ended with
+        nothing in flight, and a sandbox that reuses workers (portable mode's recycle) may
+        keep it for its submission's next exercise instead."""
         if self.status is None:
+            recycle = getattr(self.sandbox, "recycle", None) if reuse else None
+            if recycle is not None and recycle(self):
+                self.status = {"killed": False, "exit": None, "signal": None, "reused": True}
+                return self.status
             try:
                 self.sock.close()
             finally:

@@ -49,6 +49,38 @@ class Feedback:
 
 
 @dataclass(frozen=True)
+class CheckHint(Text):
+    """A check's hint with the premise it is for (`hint: {when: ...}` in the spec): shown only
+    where the premise holds, so "runs row by row over dim=-1" is never said to code that already
+    uses dim=-1. Empty fields ask nothing."""
+
+    source_lacks: str = ""
+    """A regular expression the student's source must not match (what the hint tells to do)."""
+    source_has: str = ""
+    """A regular expression the student's source must match."""
+    mistakes: tuple[str, ...] = ()
+    """The failure must be named as one of these mistakes."""
+    causes: tuple[str, ...] = ()
+    """The failure's cause must start with one of these ("raised:", "raised:RuntimeError")."""
+
+    def holds(self, source: str | None, cause: str | None, mistake: str | None) -> bool:
+        import re
+
+        if self.mistakes and mistake not in self.mistakes:
+            return False
+        if self.causes and not (cause or "").startswith(self.causes):
+            return False
+        if source is None:
+            return not (self.source_has or self.source_lacks)
+        if self.source_lacks and re.search(self.source_lacks, source):
+            return False
+        return not self.source_has or re.search(self.source_has, source) is not None
+
+    def text(self) -> Text:
+        return Text(id=self.id, en=self.en)
+
+
+@dataclass(frozen=True)
 class Hint(Text):
     """One of an exercise's hints, shown one at a time by `grader hint`."""
 
@@ -80,6 +112,11 @@ class TensorArg:
     empty: bool = False
     """`shape: any` also draws empty tensors (a side of 0): only where the instructions say what
     an empty input must give."""
+    untracked: bool = False
+    """False (the default): where the kind hands the function its arguments as the caller holds
+    them (Kind.starting_states), also draw this one already requiring grad with an old .grad
+    (strategies.STATES); True: never (the instructions must say the function is only given
+    tensors that do not require grad)."""
 
 
 @dataclass(frozen=True)

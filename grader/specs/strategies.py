@@ -122,9 +122,31 @@ def _laid_out(t: torch.Tensor, layout: str) -> torch.Tensor:
     return t
 
 
+STATE = "__state__"
+"""The key of an example's starting state: {argument name: its old .grad} for the tensor
+arguments the caller holds as leaves that already require grad (the wire carries the state, the
+worker builds it: grader.common.wire.Encoder.states)."""
+STATES = ("fresh", "tracked")
+"""How the caller holds a kind's tensor arguments (Kind.starting_states), drawn per example:
+as fresh tensors, or already requiring grad with an old .grad (an argument's `untracked: true`
+keeps it fresh: the instructions must say so)."""
+OLD_GRAD = 0.5
+"""The value of every element of an old .grad (the caller's previous step's)."""
+
+
+def held(check: Check, args: dict) -> dict:
+    """The starting state of every tensor argument that may be held (not `untracked`)."""
+    return {
+        a.name: torch.full(tuple(args[a.name].shape), OLD_GRAD, dtype=args[a.name].dtype)
+        for a in check.args
+        if isinstance(a, TensorArg) and not a.untracked and args[a.name].is_floating_point()
+    }
+
+
 @st.composite
-def inputs(draw, exercise: Exercise, check: Check) -> dict:
-    """A dict of argument name to value (tensors are the grader's own copies)."""
+def inputs(draw, exercise: Exercise, check: Check, states: bool = False) -> dict:
+    """A dict of argument name to value (tensors are the grader's own copies); states: also
+    draw the caller's tensors already requiring grad (STATE)."""
     if _FORCED:  # an edge's arguments (explicit): a kind's own strategy draws only the rest
         return copy.deepcopy(_FORCED[-1])
     dtype = draw(st.sampled_from(check.dtypes))
@@ -142,7 +164,12 @@ def inputs(draw, exercise: Exercise, check: Check) -> dict:
         else:
             shape = tuple(sizes[d] if isinstance(d, str) else d for d in arg.shape)
         out[arg.name] = _tensor(draw, arg, shape, arg.dtype or dtype)
-    return {a.name: out[a.name] for a in check.args}
+    result = {a.name: out[a.name] for a in check.args}
+    if states and draw(st.sampled_from(STATES)) == "tracked":
+        state = held(check, result)
+        if state:
+            result[STATE] = state
+    return result
 
 
 # Edges: examples every draw starts with, whatever the seed. A check whose point is an edge (a
@@ -158,27 +185,29 @@ _FORCED: list[dict] = []
 _EXPLICIT: dict[str, list[dict]] = {}
 
 
-def explicit(exercise: Exercise, check: Check, strategy=None) -> list[dict]:
+def explicit(exercise: Exercise, check: Check, strategy=None, states: bool = False) -> list[dict]:
     """The check's edges as examples, in the order they run, before anything drawn: the spec's
     `edges:` (each in each of the check's dtypes unless it names one), then one example per
-    layout of EDGE_LAYOUTS where an argument is drawn in every layout. Arguments an edge does not
+    layout of EDGE_LAYOUTS where an argument is drawn in every layout, then (states: the kind
+    hands the function its arguments as the caller holds them) one with every tensor argument in
+    its starting state (STATE). Arguments an edge does not
     name are filled in from a generator seeded by the exercise, the check and the edge, never by
     the grading seed, with sides of at least 2 where the dims allow (a transposed [1, 1] is no
     layout). strategy: the kind's (kind.strategy(exercise, check)), which draws what it adds
     around the arguments (a critic, a recipe) as its simplest example; None: the arguments alone.
     The same list, in copies, every time."""
-    key = _explicit_key(exercise, check, strategy)
+    key = _explicit_key(exercise, check, strategy) + f"/{states}"
     found = _EXPLICIT.get(key)
     if found is None:
-        found = [_completed(args, strategy) for args in _edge_args(exercise, check)]
+        found = [_completed(args, strategy) for args in _edge_args(exercise, check, states)]
         _EXPLICIT[key] = found
     return copy.deepcopy(found)
 
 
-def with_edges(test, exercise: Exercise, check: Check, strategy=None):
+def with_edges(test, exercise: Exercise, check: Check, strategy=None, states: bool = False):
     """A @given test with the check's edges (explicit) as hypothesis's explicit examples: they
     run first, in order, and a failing one is reported as it is, unshrunk."""
-    for args in reversed(explicit(exercise, check, strategy)):
+    for args in reversed(explicit(exercise, check, strategy, states)):
         test = example(args)(test)
     return test
 
@@ -191,7 +220,7 @@ def _explicit_key(exercise: Exercise, check: Check, strategy) -> str:
     )
 
 
-def _edge_args(exercise: Exercise, check: Check) -> list[dict]:
+def _edge_args(exercise: Exercise, check: Check, states: bool = False) -> list[dict]:
     out = []
     for i, edge in enumerate(check.edges):
         for dtype in (edge.dtype,) if edge.dtype else check.dtypes:
@@ -202,6 +231,11 @@ def _edge_args(exercise: Exercise, check: Check) -> list[dict]:
             args = _filled(exercise, check, Edge({}), check.dtypes[0], layout, layout)
             if any(not args[a.name].is_contiguous() for a in laid):
                 out.append(args)
+    if states:
+        args = _filled(exercise, check, Edge({}), check.dtypes[0], "contiguous", "state")
+        state = held(check, args)
+        if state:
+            out.append(dict(args, **{STATE: state}))
     return out
 
 

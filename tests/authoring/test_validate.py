@@ -54,7 +54,8 @@ def test_sound_audit_exits_0_with_table(tmp_path, fast, capsys):
         "trivial answers held to 10% 1/1, starter at 0: yes"
     ) in out
     assert "backward_vjp" in out  # the table says which check caught the mutant
-    assert "rule save_for_backward: broken by stashed_on_ctx.py" in out
+    assert "rule save_for_backward (Save the tensors backward needs" in out
+    assert "broken alone by stashed_on_ctx.py (caught by saved_for_backward)" in out
     # the course's committed examples are for its own config, not this fast one
     assert "exercises/custom_sigmoid/examples.drawn holds no examples of" in out
     assert out.rstrip().splitlines()[-1].startswith("validate: all 1 exercise(s) pass the audit")

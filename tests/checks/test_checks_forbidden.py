@@ -31,3 +31,15 @@ def test_a_whole_file_scan_names_the_function_and_never_a_placeholder(exercises)
     for text in (en, id_):
         assert "<file>" not in text and "baris/line" not in text and "*" not in text
     assert "runtime" not in en and "line" not in id_
+
+
+def test_a_call_the_scan_named_is_not_listed_again_from_the_trap(exercises):
+    """The trap reports the call the scan already named (same API, same line) once: the scan's
+    entry says it; a run-time hit on another line (a name the scan cannot see) stays."""
+    check = find_check(exercises["custom_sigmoid"], "no_builtin_sigmoid")
+    same = "torch.sigmoid | name | torch.sigmoid | 8 | return torch.sigmoid(x)"
+    other = "torch.sigmoid | name | sig | 12 | return sig(x)"
+    verdict = KINDS["forbidden_api"].run(check, ast.parse(SOURCE), {"sigmoid": {same, other}})
+    en = verdict.message.en
+    assert en.count("torch.sigmoid") == 3, en  # line 3, line 8, and the run-time hit on line 12
+    assert "line 12" in en and "at run time" in en

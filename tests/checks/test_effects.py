@@ -10,6 +10,7 @@ from conftest import EXERCISES, find_check
 from inprocess import verdict
 
 from grader.loader import specfile
+from grader.specs import strategies
 
 GRAD = specfile.load(EXERCISES / "manual_gradient" / "exercise.yaml")
 SGD = specfile.load(EXERCISES / "manual_sgd" / "exercise.yaml")
@@ -191,3 +192,38 @@ def test_a_module_left_in_eval_mode_fails():
     assert verdict(ex, check, inputs, predict=key) is None
     v = verdict(ex, check, inputs, predict=evals)
     assert v is not None and "eval" in v.message.en
+
+
+def held_x():
+    """x as a caller may hold it: already requiring grad, with an old .grad (a starting state)."""
+    inputs = x_in()
+    inputs[strategies.STATE] = {"x": torch.full((2, 3), 0.5, dtype=torch.float64)}
+    return inputs
+
+
+def test_a_callers_x_that_already_requires_grad_keeps_its_flag_and_old_grad():
+    check = find_check(GRAD, "autograd_df_untouched")
+    assert verdict(GRAD, check, held_x(), autograd_df=df) is None
+
+    def on_the_callers_x(x):  # right for a fresh x: its backward writes into the old .grad
+        x.requires_grad_(True)
+        y = torch.exp(-(x**2)) * torch.sin(3 * x) + torch.log(1 + x**2) * torch.sigmoid(x)
+        y.sum().backward()
+        return x.grad.clone()
+
+    v = verdict(GRAD, check, held_x(), autograd_df=on_the_callers_x)
+    assert v is not None and v.cause.startswith("caller:") and "old .grad" in v.message.en
+
+    def wipes(x):
+        x.grad = None
+        return df(x)
+
+    v = verdict(GRAD, check, held_x(), autograd_df=wipes)
+    assert v is not None and "old .grad" in v.message.en
+
+    def clears_flag(x):
+        x.requires_grad_(False)
+        return df(x)
+
+    v = verdict(GRAD, check, held_x(), autograd_df=clears_flag)
+    assert v is not None and "requires_grad" in v.message.en

@@ -139,3 +139,15 @@ def test_errors_on_stderr_are_not_hard_wrapped_when_piped(fast, capsys, monkeypa
     assert main(fast + ["check", "no_such_exercise_with_a_rather_long_name_indeed"]) == 2
     err = capsys.readouterr().err
     assert "unknown exercise(s): no_such_exercise_with_a_rather_long_name_indeed; known:" in err
+
+
+def test_list_speaks_one_language_and_piped_lines_end_without_spaces(fast, capsys):
+    """The table's title and its columns in the same language; rich pads table lines to the
+    width, which a pipe (capsys, a file, CI) must not get."""
+    assert main(fast + ["list", "--lang", "id"]) == 0
+    out = capsys.readouterr().out
+    assert "Latihan" in out and "judul" in out and "poin" in out and "title" not in out
+    assert main(fast + ["list", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "Exercises" in out and "title" in out and "judul" not in out
+    assert [line for line in out.splitlines() if line != line.rstrip()] == []

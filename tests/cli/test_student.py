@@ -167,3 +167,22 @@ def test_watch_regrades_on_a_real_file_change_and_moves_on(working_copy, sandbox
     assert views[1].next.result.id == "custom_sigmoid"
     out = console.export_text()
     assert out.count("Graded at ") == 2 and "Next: custom_sigmoid" in out
+
+
+def test_only_takes_a_check_title_as_the_report_shows_it(working_copy):
+    """The report shows titles: --only takes one (either language, any case, or a part of
+    exactly one title) as well as an id; a part of several titles names none."""
+    from grader.cli.student import only_checks
+    from grader.common.errors import GraderError
+
+    exercises = [
+        e for e in specfile.discover(working_copy / "exercises") if e.id == "manual_gradient"
+    ]
+    check = next(c for c in exercises[0].checks if c.id == "grad_g_value")
+    # its title is also the start of grad_g_wide's: a whole title names its own check
+    for name in ("grad_g_value", check.title.en, check.title.id.upper()):
+        chosen = only_checks(exercises, [name])
+        assert [c.id for c in chosen[0].checks] == ["grad_g_value"], name
+    assert [c.id for c in only_checks(exercises, ["KEEPS SHAPE"])[0].checks] == ["df_shape_dtype"]
+    with pytest.raises(GraderError, match="unknown check"):
+        only_checks(exercises, ["matches autograd"])  # several titles say it

@@ -31,8 +31,33 @@ def test_non_contiguous_layout_is_named():
 
 def test_large_tensors_are_summarised():
     text = textform.tensor(torch.arange(100.0).reshape(10, 10))
-    assert text.startswith("tensor(shape=[10, 10], dtype=float32, first values [0.0, 1.0,")
+    assert text.startswith(
+        "tensor(shape=[10, 10], dtype=float32, min 0.0, max 99.0, first values [0.0, 1.0,"
+    )
     assert len(text) < 200
+
+
+def test_numbers_are_short_floats_to_four_significant_digits():
+    """The issue's counterexample: values such as 4.868012345e-67 and 2.2250738585072014e-308
+    filled lines; four significant digits keep their size and sign, and a float stays a float."""
+    t = torch.tensor(
+        [4.868012345e-67, 2.2250738585072014e-308, 11.141743659973145, -0.0, 3.0, float("-inf")],
+        dtype=torch.float64,
+    )
+    assert (
+        textform.tensor(t)
+        == "tensor([4.868e-67, 2.225e-308, 11.14, -0.0, 3.0, -inf], dtype=float64)"
+    )
+    assert textform.value(0.1) == "0.1" and textform.value(123456.0) == "123456.0"
+    assert textform.value(1e-310) == "1e-310" and textform.value(2) == "2"
+
+
+def test_a_shape_of_24_elements_is_a_summary_not_twelve_lines():
+    t = torch.full((4, 1, 2, 3), 4.868e-67, dtype=torch.float64)
+    t[0, 0, 0, 0] = -2.5
+    text = textform.tensor(t)
+    assert text.startswith("tensor(shape=[4, 1, 2, 3], dtype=float64, min -2.5, max 4.868e-67,")
+    assert len(text) < 160
 
 
 def test_counterexample_follows_the_spec_order_and_skips_missing():
@@ -43,3 +68,8 @@ def test_counterexample_follows_the_spec_order_and_skips_missing():
     )
     assert textform.counterexample(_Check, {"x": 0.5}) == "x = 0.5"
     assert textform.counterexample(_Check, None) is None
+
+
+def test_a_long_tensor_of_one_value_says_so():
+    t = torch.ones(2, 3, 4, 5, dtype=torch.float64)
+    assert textform.tensor(t) == "tensor(shape=[2, 3, 4, 5], dtype=float64, all 1.0)"

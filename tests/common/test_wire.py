@@ -397,3 +397,15 @@ def test_common_replies_are_plain_and_odd_ones_are_walked():
         deep = {"x": [deep]}
     for odd in ({"m": "\x1b[32m"}, {"m": "é"}, {"k" * 201: 1}, {"m": "\x7f"}, deep):
         assert not wire.plain(json.dumps(odd).encode())
+
+
+def test_a_starting_state_is_built_by_the_workers_decoder_only():
+    x, old = torch.arange(6.0).reshape(2, 3).T, torch.full((3, 2), 0.5)
+    enc = wire.Encoder({id(x): old})
+    header = {"v": enc.value(x), "tensors": enc.tensors}
+    blob = b"".join(enc.blobs)
+    got = wire.Decoder(header, blob, states=True).value(header["v"]).data
+    assert got.is_leaf and got.requires_grad and torch.equal(got.grad, old)
+    assert torch.equal(got.detach(), x) and got.stride() == x.stride()
+    plain = wire.Decoder(header, blob).value(header["v"]).data  # a reply: no state built
+    assert not plain.requires_grad and plain.grad is None

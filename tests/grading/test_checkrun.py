@@ -13,9 +13,9 @@ from grader.grading.grade import grade
 
 MUTANTS = [
     ("manual_gradient", "bias_not_summed"),
-    ("manual_gradient", "float32_inside"),
     ("custom_sigmoid", "missing_one_minus_y"),
-    ("custom_sigmoid", "ignores_upstream"),
+    ("grad_clipping", "always_scales"),  # failures hypothesis finds among drawn examples,
+    ("grad_clipping", "grad_none_crash"),  # not on an edge (explicit examples: no shrink)
 ]
 
 
@@ -54,7 +54,7 @@ def test_a_shrink_budget_changes_no_verdict_and_says_where_it_cut(
     walked = graded(bounded)  # the same process: its trees now hold the cut runs
     for f, c, w in zip(full, cut, walked):
         assert _verdicts(f) == _verdicts(c) == _verdicts(w)
-        assert any(ch.status == "failed" for e in f.exercises for ch in e.checks)
+        assert any(ch.status != "passed" for e in f.exercises for ch in e.checks)
         for e, ec in zip(c.exercises, w.exercises):
             for a, b in zip(e.checks, ec.checks):
                 assert (a.counterexample, a.shrink_cut) == (b.counterexample, b.shrink_cut)

@@ -183,3 +183,15 @@ def test_a_bonus_counts_only_on_top_of_the_checks_it_builds_on(exercises):
     rows = _rows(ex, every)
     apply_constraints(list(ex.checks), rows, only=set())  # the hidden phase: visible rows final
     assert {r.id: r.status for r in rows}[bonus.id] == "passed"
+
+
+def test_not_awarded_names_several_functions_in_the_plural(exercises):
+    # no_autograd_in_manual covers df, grad_g and mlp_grads: "df, grad_g, mlp_grads do not pass"
+    ex = exercises["manual_gradient"]
+    rows = _rows(ex, {"no_autograd_in_manual"})
+    apply_constraints(list(ex.checks), rows)
+    text = {r.id: r for r in rows}["no_autograd_in_manual"].message.en
+    assert "df, grad_g, mlp_grads do not pass" in text, text
+    rows = _rows(ex, {"df_shape_dtype"})
+    apply_constraints(list(ex.checks), rows)
+    assert "df does not pass" in {r.id: r for r in rows}["df_shape_dtype"].message.en

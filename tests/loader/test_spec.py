@@ -138,3 +138,40 @@ def test_an_exercise_sets_its_own_feedback_keys(tmp_path):
     bad = GOOD.replace("dtype: float64\n", "dtype: float64\nfeedback: everything\n", 1)
     with pytest.raises(SpecError, match=r"exercise.yaml, line \d+, feedback: expected one of"):
         load_text(tmp_path, bad)
+
+
+HINT = """      en: "Differentiate each term with the product and chain rules; 1/(1 + e^(-x)) is the sigmoid."
+"""
+
+
+def test_a_check_hint_declares_the_premise_it_is_for(tmp_path):
+    from grader.specs.model import CheckHint
+
+    text = GOOD.replace(
+        HINT, HINT + '      when: {source_lacks: "sigmoid", causes: ["raised:"]}\n', 1
+    )
+    assert text != GOOD
+    hint = load_text(tmp_path, text).checks[0].hint
+    assert isinstance(hint, CheckHint) and hint.source_lacks == "sigmoid"
+    assert hint.holds("y = 1 / (1 + exp(-x))", "raised:ValueError:df", None)
+    assert not hint.holds("y = torch.sigmoid(x)", "raised:ValueError:df", None)
+    assert not hint.holds("y = 1 / (1 + exp(-x))", None, None)  # not the cause it is for
+    assert type(load_text(tmp_path, GOOD).checks[0].hint).__name__ == "Text"  # no premise
+    for bad, message in (
+        ('      when: {source_lacks: "("}\n', "not a regular expression"),
+        ('      when: {sometimes: "x"}\n', "sometimes"),
+    ):
+        with pytest.raises(SpecError, match=message):
+            load_text(tmp_path, GOOD.replace(HINT, HINT + bad, 1))
+
+
+def test_the_premise_reads_code_not_docstrings_or_comments():
+    import ast
+
+    from grader.grading.grade import _code
+
+    source = (
+        '"""Over dim=-1."""\n\ndef f(x):\n    """dim=-1"""\n    # dim=-1\n    return x.sum(0)\n'
+    )
+    assert "dim" not in _code(ast.parse(source))
+    assert "dim=-1" in _code(ast.parse("def f(x):\n    return x.sum(dim = -1)\n"))

@@ -161,3 +161,14 @@ def test_unwrap_keeps_list_items_and_paragraphs():
         terminal.unwrap("- item\n  goes on\nafter the list\nit wraps")
         == "- item goes on\nafter the list it wraps"
     )
+
+
+def test_a_title_that_says_bonus_is_not_tagged_bonus_again():
+    said = dataclasses.replace(
+        check("x", "failed", 0, 1, message="no", bonus=True),
+        title=t("Bonus: backward can be differentiated again"),
+    )
+    ex = ExerciseResult(id="ex", title=t("Ex"), status="failed", checks=[said])
+    out = _render(dataclasses.replace(submission("s", {}), exercises=[ex]))
+    assert "Bonus: backward can be differentiated again" in out
+    assert "(bonus)" not in out

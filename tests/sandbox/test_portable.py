@@ -10,7 +10,7 @@ import sys
 import time
 
 import pytest
-from conftest import SOLUTIONS, by_id
+from conftest import COURSE, SOLUTIONS, by_id, hidden_only, verdicts_of
 from test_hostile import CONFIG, OUTCOMES, assert_outcome, messages, source
 
 from grader.cli.student import only_checks
@@ -126,32 +126,62 @@ def test_portable_grades_the_answer_key(portable_sandbox, exercises, fast_config
 def test_workers_start_ahead_for_the_exercises_the_grader_expects(
     portable_sandbox, exercises, fast_config, monkeypatch
 ):
-    """Told how many exercises it is about to grade, the sandbox starts up to AHEAD workers
-    at once (each imports torch for seconds), and never more than it hands out: one check of
-    one exercise starts only the worker kept for the next crash."""
+    """Told how many exercises it is about to grade, and how many at once, the sandbox starts
+    that many workers ahead (each imports torch for seconds), up to AHEAD, and they serve the
+    submission's next exercises (grader.sandbox.reuse): three exercises take two workers when
+    graded two at a time, one when graded one at a time."""
     pool = portable_sandbox.portable
-    warm_at_launch, handed = [], []
+    launched, handed = [], []
     launch, spawn = pool._launch, pool.spawn
-    monkeypatch.setattr(pool, "_launch", lambda: warm_at_launch.append(len(pool.warm)) or launch())
-    monkeypatch.setattr(pool, "spawn", lambda **kw: handed.append(1) or spawn(**kw))
+    monkeypatch.setattr(pool, "_launch", lambda: launched.append(1) or launch())
+    monkeypatch.setattr(pool, "spawn", lambda **kw: handed.append(kw["owner"]) or spawn(**kw))
     monkeypatch.setattr(portable, "AHEAD", 2)
 
-    def graded(ids):
-        warm_at_launch.clear()
+    def graded(at_once, folder):
+        pool.close()  # none warm, none idle: every worker it uses is launched here
+        launched.clear()
         handed.clear()
         result = grade(
-            submission_dir=SOLUTIONS,
-            exercises=[exercises[i] for i in ids],
+            submission_dir=folder,
+            exercises=[
+                exercises[i] for i in ("graph_tracking", "detach_tricks", "no_grad_inference")
+            ],
             config=fast_config,
             sandbox=portable_sandbox,
+            at_once=at_once,
         )
         assert all(e.status == "passed" for e in result.exercises), result.exercises
-        return list(warm_at_launch), len(handed)
+        assert len(set(handed)) == 1  # the submission's folder
+        return len(launched), len(handed)
 
-    launched, used = graded(["graph_tracking", "detach_tricks", "no_grad_inference"])
-    assert len(launched) == used >= 3 and max(launched) >= 1  # two at once, none wasted
-    launched, used = graded(["graph_tracking"])
-    assert len(launched) == used and launched == [0] * used  # one at a time: the spare
+    assert graded(2, SOLUTIONS) == (2, 3)
+    assert graded(1, SOLUTIONS) == (1, 3)
+
+
+def test_the_course_in_portable_mode_gets_fork_modes_verdicts(
+    tmp_path, portable_sandbox, sandbox, exercises, fast_config
+):
+    """A student's course (a caught mutant for every other exercise, the answer key for the
+    rest), graded two at a time by portable workers that serve exercise after exercise, and by
+    fork mode's fresh worker per exercise: the same verdicts and counterexamples."""
+    folder = tmp_path / "student"
+    folder.mkdir()
+    for n, ex in enumerate(COURSE):
+        mutants = [
+            m for m in sorted((SOLUTIONS / "mutants" / ex).glob("*.py")) if not hidden_only(m)
+        ]
+        source = mutants[0] if n % 2 == 0 and mutants else SOLUTIONS / f"{ex}.py"
+        (folder / f"{ex}.py").write_bytes(source.read_bytes())
+    chosen = [exercises[e] for e in COURSE]
+
+    def graded(sb) -> dict:
+        return verdicts_of(
+            grade(
+                submission_dir=folder, exercises=chosen, config=fast_config, sandbox=sb, at_once=2
+            )
+        )
+
+    assert graded(portable_sandbox) == graded(sandbox)
 
 
 @pytest.mark.spread
@@ -214,3 +244,62 @@ def test_portable_workers_leave_nothing_in_the_machines_temporary_folder(
         )
         assert result.exercises[0].status == "passed", messages(result.exercises[0])
     assert sorted(p.name for p in machine_tmp.iterdir()) == []
+
+
+HOSTILE_LEFTOVERS = {
+    "torch_function": "\nimport torch as _t\n_t.nn.functional.softplus = lambda *a, **k: None\n",
+    "tensor_method": "\nimport torch as _t\n_t.Tensor.softmax = lambda self, *a, **k: self\n",
+    "torch_addition": "\nimport torch as _t\n_t.my_helper = lambda x: x\n",
+    "thread": "\nimport threading as _th, time as _ti\n"
+    "_th.Thread(target=_ti.sleep, args=(120,), daemon=True).start()\n",
+}
+
+
+def _served(pool, monkeypatch) -> list:
+    """(module, worker pid) of each exercise's first worker, in the order they were asked for."""
+    order = []
+    real = pool._spawn
+
+    def spawn(scratch, file, module, *args):
+        worker = real(scratch, file, module, *args)
+        order.append((module, worker.pid))
+        return worker
+
+    monkeypatch.setattr(pool, "_spawn", spawn)
+    return order
+
+
+@pytest.mark.parametrize("left", [None, *sorted(HOSTILE_LEFTOVERS)])
+def test_a_worker_serves_the_submissions_next_exercise_unless_its_code_left_something(
+    left, tmp_path, portable_sandbox, exercises, fast_config, monkeypatch
+):
+    """One worker serves a submission's exercises one after another (each imported afresh in
+    its own scratch copy, with its own module name): the same verdicts as alone. An exercise
+    whose code changed a torch function or method, or left a thread running, has its worker
+    replaced before the next exercise; a global mode it left (the default dtype) is set back
+    and the worker serves on."""
+    ids = ["manual_gradient", "graph_tracking", "detach_tricks"]
+    sub = tmp_path / "student"
+    sub.mkdir()
+    for ex in ids:
+        (sub / f"{ex}.py").write_bytes((SOLUTIONS / f"{ex}.py").read_bytes())
+    hostile = HOSTILE_LEFTOVERS.get(
+        left, "\nimport torch as _t\n_t.set_default_dtype(_t.float64)\n"
+    )
+    with open(sub / "manual_gradient.py", "a") as f:
+        f.write(hostile)
+    order = _served(portable_sandbox.portable, monkeypatch)
+    result = grade(
+        submission_dir=sub,
+        exercises=[exercises[e] for e in ids],
+        config=fast_config,
+        sandbox=portable_sandbox,
+    )
+    for e in result.exercises[1:]:  # what the first left did not reach them
+        assert e.status == "passed" and e.score == e.max_score, messages(e)
+    assert [m for m, _ in order] == [exercises[e].module for e in ids]  # the longest first
+    pids = [pid for _, pid in order]
+    if left is None:
+        assert pids[0] == pids[1] == pids[2]
+    else:
+        assert pids[1] != pids[0] and pids[2] == pids[1]  # replaced once, then reused

@@ -7,6 +7,7 @@ import tempfile
 import textwrap
 from pathlib import Path
 
+import torch
 from conftest import SOLUTIONS
 
 from grader.grading.grade import grade_exercise
@@ -53,3 +54,48 @@ def test_nothing_a_worker_writes_to_tmp_is_left(tmp_path, monkeypatch, exercises
     assert result.status == "passed", result.message  # the writes themselves worked
     assert list(machine_tmp.iterdir()) == []
     assert not template_tmp.exists()  # the template's own folder went with it
+
+
+GROWS_A_GLOBAL_LIST = textwrap.dedent("""
+    seen = []
+
+    def f(x):
+        out = x.clone()
+        while True:  # an endless loop that keeps what it grows: nothing is freed on MemoryError
+            seen.append(out.tolist())
+""")
+
+
+def test_memory_used_up_by_a_global_list_is_told_as_memory_with_its_size(tmp_path):
+    """The worker keeps memory back to tell the MemoryError: without it, describing the error
+    failed and the worker's end was told as "ended the process (exit, code 70)"."""
+    from grader.common import wire
+    from grader.sandbox.workers import Limits
+
+    scratch = Path(tempfile.mkdtemp(prefix="grader-test-"))  # reachable by a worker's uid
+    try:
+        (scratch / "grows.py").write_text(GROWS_A_GLOBAL_LIST)
+        limits = Limits(
+            call_seconds=120, memory_bytes=1200 * 2**20, output_bytes=2**20, cpu_seconds=300
+        )
+        with Sandbox().start() as sandbox:
+            worker = sandbox.spawn(
+                scratch=str(scratch), file="grows.py", module="grows", trap=[], limits=limits
+            )
+            while "ready" not in worker.receive(120)[0]:
+                pass
+            for _ in range(2):  # and again, with the memory still held
+                enc = wire.Encoder()
+                header = {
+                    "op": "call",
+                    "fn": "f",
+                    "args": [enc.value(torch.ones(3))],
+                    "forbid": [],
+                }
+                reply, _ = worker.request(header, enc, 120)
+                error = reply["error"]
+                assert error["type"] == "MemoryError", reply
+                assert 100 * 2**20 < error["peak_bytes"] <= 1200 * 2**20
+            worker.close()
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)

@@ -176,3 +176,32 @@ def test_an_edge_names_some_arguments_and_the_rest_are_filled_the_same_every_tim
     assert all(torch.equal(first[k], again[k]) for k in first)
     first["x"].zero_()  # a copy: what a caller does to it is not the next run's edge
     assert strategies.explicit(ex, check)[0]["x"].tolist()[1] == [1.0, -0.5, 0.25]
+
+
+def test_a_starting_state_is_drawn_by_default_and_untracked_opts_out(exercises):
+    from grader.checks import KINDS
+
+    ex = exercises["vector_backward"]
+    check = find_check(ex, "vector_grad_untouched")  # inputs_untouched: hands x as it is held
+    kind = KINDS[check.kind]
+    assert kind.starting_states and not KINDS["scenario"].starting_states
+    seen = []
+
+    @seed(0)
+    @strategies.profile(40)
+    @given(kind.strategy(ex, check))
+    def collect(inputs):
+        seen.append(inputs)
+
+    collect()
+    held = [d[strategies.STATE] for d in seen if strategies.STATE in d]
+    assert held and len(held) < len(seen)  # both states are drawn
+    for state in held:
+        assert set(state) == {"x", "v"} and float(state["x"].flatten()[0]) == strategies.OLD_GRAD
+    edges = strategies.explicit(ex, check, states=True)
+    assert strategies.STATE in edges[-1]  # and one edge holds every argument so, every seed
+    fresh = dataclasses.replace(
+        check, args=tuple(dataclasses.replace(a, untracked=True) for a in check.args)
+    )
+    assert not any(strategies.STATE in e for e in strategies.explicit(ex, fresh, states=True))
+    assert strategies.held(fresh, edges[-1]) == {}

@@ -77,7 +77,9 @@ def versions_of(arg):
     requires_grad and its hooks, before the call."""
     if not isinstance(arg, torch.Tensor):
         return None
-    return (arg._version, bool(arg.requires_grad), tensor_hooks(arg))
+    grad = arg.grad  # an old .grad the caller's tensor holds (a starting state)
+    kept = None if grad is None else (grad, grad._version, grad.detach().clone())
+    return (arg._version, bool(arg.requires_grad), tensor_hooks(arg), kept)
 
 
 def _tensors_facts(value):
@@ -104,6 +106,10 @@ def describe_arg(enc: wire.Encoder, arg, version=None):
         facts["x_in_place"] = arg._version != version[0]
         facts["x_requires_grad_before"] = version[1]
         facts["x_hook_left"] = tensor_hooks(arg) != version[2]
+        old = version[3]
+        facts["x_grad_kept"] = old is not None and (
+            arg.grad is old[0] and old[0]._version == old[1] and torch.equal(old[0], old[2])
+        )
     return enc.add_tensor(plain(arg), facts)
 
 

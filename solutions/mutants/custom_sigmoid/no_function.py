@@ -1,5 +1,6 @@
-"""Mutant: sigmoid computes the formula directly, so autograd differentiates torch's own ops and
-the Function's backward is never used.
+"""Mutant: sigmoid computes the formula directly (through tanh: finite everywhere, with a finite
+gradient), so autograd differentiates torch's own ops and the Function's backward is never used:
+only the check that looks at the result's grad_fn sees it.
 
 Breaks the rule uses_apply.
 """
@@ -21,4 +22,4 @@ class Sigmoid(torch.autograd.Function):
 
 
 def sigmoid(x):
-    return 1 / (1 + torch.exp(-x))
+    return 0.5 * (torch.tanh(0.5 * x) + 1)

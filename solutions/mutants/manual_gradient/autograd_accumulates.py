@@ -1,6 +1,7 @@
 """Mutant: autograd_df marks x and calls backward() on it, so a second call on the same x returns the accumulated gradient.
 
-Breaks the rule no_accumulation.
+It marks the caller's own x too. Breaks the rule no_accumulation. Breaks the rule
+leave_caller_x. Breaks the rule caller_objects.
 """
 
 import torch

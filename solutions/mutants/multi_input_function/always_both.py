@@ -1,4 +1,5 @@
-"""Mutant: computes both gradients whether or not they are needed. Breaks the rule only_needed."""
+"""Mutant: computes both gradients whether or not they are needed, and returns both. Breaks the
+rule only_needed. Breaks the rule no_unneeded_work."""
 
 import torch
 

@@ -1,12 +1,14 @@
-"""Variant: a leaf from empty_like + copy_; backward through (y * v).sum()."""
+"""Variant: a leaf from empty_like + copy_ of x cut from the caller's graph (copy_ of an x that
+requires grad would record the copy: no leaf); backward through (y * v).sum(), v detached
+as well (the caller's v may require grad)."""
 
 import torch
 
 
 def vector_grad(x, v):
-    xx = torch.empty_like(x).copy_(x).requires_grad_(True)
+    xx = torch.empty_like(x).copy_(x.detach()).requires_grad_(True)
     y = torch.sin(xx) * xx ** 2
-    (y * v).sum().backward()
+    (y * v.detach()).sum().backward()  # v may require grad too: its .grad stays the caller's
     return xx.grad
 
 
