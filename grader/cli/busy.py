@@ -59,6 +59,12 @@ class Busy:
     def __exit__(self, *exc) -> None:
         self.stop()
 
+    def again(self) -> Busy:
+        """A new line on the same console, started (watch: each regrade has its own)."""
+        fresh = Busy(None, "en")
+        fresh.console, fresh.words = self.console, self.words
+        return fresh.__enter__()
+
     def stop(self) -> None:
         """Take the line away (before a report is printed in one piece)."""
         if self.status is not None:

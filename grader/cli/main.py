@@ -116,7 +116,7 @@ def main(argv=None) -> int:
         _locate_project(args)
         if args.command == "new":
             return _new(args, console)
-        if args.command in (None, "check"):  # a line that says what it does while it grades
+        if args.command in (None, "check", "watch"):  # a line: what it does while it grades
             busy = _busy(args, console)
         if args.command in (None, "check", "validate", "watch", "draw"):
             from grader.sandbox.client import Sandbox  # imports no torch: the template does
@@ -185,7 +185,7 @@ def _run(args, console, sandbox, busy=None) -> int:
     if args.command == "list":
         return _list(exercises, lang, console)
     if args.command == "watch":
-        return _watch(args, config, lang, exercises, sandbox, console)
+        return _watch(args, config, lang, exercises, sandbox, console, busy)
     if args.command == "hint":
         from grader.cli.student import show_hint
 
@@ -396,7 +396,7 @@ def _plot(args, result, chosen, submission, config, sandbox, lang, console) -> N
         )
 
 
-def _watch(args, config, lang, exercises, sandbox, console) -> int:
+def _watch(args, config, lang, exercises, sandbox, console, busy=None) -> int:
     from grader.cli.student import watch_course
 
     chosen = select(exercises, args.ids)
@@ -410,6 +410,7 @@ def _watch(args, config, lang, exercises, sandbox, console) -> int:
             lang=lang,
             console=console,
             state_root=None if args.submission else directory.parent,
+            busy=busy,
         )
     except KeyboardInterrupt:
         pass

@@ -225,22 +225,31 @@ def watch_course(
     interval: float = 0.5,
     stop=None,
     on_result=None,
+    busy=None,
 ) -> None:
     """Grade everything once, then re-grade each saved exercise and redraw the course view
-    (cleared, with the time of the run); "next" moves on once an exercise is done."""
+    (cleared, with the time of the run); "next" moves on once an exercise is done. busy: the
+    line shown while it grades (grader.cli.busy), started; each regrade shows one again."""
     from grader.cli.watch import watch
 
     latest: dict = {}
+    lines = [busy]
 
     def regrade(batch):
-        result = grade(
-            submission_dir=directory,
-            exercises=batch,
-            config=config,
-            sandbox=sandbox,
-            remember=True,
-            at_once=at_once(),
-        )
+        line = lines.pop() if lines else (busy.again() if busy is not None else None)
+        try:
+            result = grade(
+                submission_dir=directory,
+                exercises=batch,
+                config=config,
+                sandbox=sandbox,
+                remember=True,
+                at_once=at_once(),
+                busy=line,
+            )
+        finally:
+            if line is not None:
+                line.stop()
         if state_root is not None:
             progress = Progress.of(state_root)
             progress.record_run(result)

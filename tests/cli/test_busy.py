@@ -87,3 +87,35 @@ def test_a_file_is_no_terminal(tmp_path):
     with Busy(None, "en") as busy:  # no terminal: every call is a no-op
         busy.examples("draw")
         busy.begin("x", 1)
+
+
+def test_watch_shows_the_line_on_its_first_run_and_on_each_regrade(tmp_path):
+    sub = _submission(tmp_path)
+    main, child = pty.openpty()
+    command = [sys.executable, "-m", "grader", "watch", "custom_sigmoid", "--lang", "en",
+               "--submission", str(sub)]  # fmt: skip
+    proc = subprocess.Popen(command, cwd=ROOT, env=_env(tmp_path), stdin=child, stdout=child,
+                            stderr=child)  # fmt: skip
+    os.close(child)
+    seen, edited, started = b"", False, time.monotonic()
+    try:
+        while time.monotonic() - started < 300:
+            if select.select([main], [], [], 0.05)[0]:
+                try:
+                    seen += os.read(main, 65536)
+                except OSError:
+                    break
+            if not edited and b"Watching for changes" in seen:
+                first, seen, edited = seen, b"", True
+                with open(sub / "custom_sigmoid.py", "a") as f:
+                    f.write("\nCHANGED = 1\n")
+            if edited and b"Watching for changes" in seen:
+                break
+    finally:
+        proc.kill()
+        proc.wait()
+        os.close(main)
+    assert edited, seen[-2000:]
+    assert b"Grading custom_sigmoid (1 of 1)" in first, first[-2000:]
+    assert b"Grading custom_sigmoid (1 of 1)" in seen, seen[-2000:]  # the regrade's own line
+    assert b"Watching for changes" in seen
