@@ -140,6 +140,16 @@ class Scenario(Kind):
             return drawn
         return drawn + "\n" + rebuilt(check)
 
+    def candidates(self, ctx, reply, values):
+        """The old gradient not reset (diagnose.kept_grads): named once the failing examples
+        confirm it (grader.grading.confirm), where the feedback level names mistakes."""
+        got = values.get("data")
+        if not isinstance(got, dict):
+            return None
+        want = ctx.remember("scenario", lambda: expected(ctx.check, ctx.inputs))
+        kept = diagnose.kept_grads(ctx, got, want, lambda: before_call(ctx.check, ctx.inputs))
+        return set() if kept is None else {diagnose.GRAD_NOT_RESET.id}
+
     def judge(self, ctx: Judging, reply, values):
         want = ctx.remember("scenario", lambda: expected(ctx.check, ctx.inputs))
         got = values["data"]
@@ -159,9 +169,11 @@ class Scenario(Kind):
                 continue
             found = _diff(got.get(name), want[name], name, ctx)
             if found is not None:
-                kept = diagnose.kept_grads(
-                    ctx, got, want, lambda: before_call(ctx.check, ctx.inputs)
-                )
+                kept = None
+                if ctx.confirmed and diagnose.GRAD_NOT_RESET.id in ctx.confirmed:
+                    kept = diagnose.kept_grads(
+                        ctx, got, want, lambda: before_call(ctx.check, ctx.inputs)
+                    )
                 if kept is None:
                     return Verdict("failed", _with_setup(found, ctx.check))
                 found = both("{f} {k}", "{f} {k}", f=found, k=kept)

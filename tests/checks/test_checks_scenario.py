@@ -10,6 +10,7 @@ from conftest import EXERCISES, ROOT, find_check
 from inprocess import judge, probe
 
 from grader.checks import KINDS
+from grader.checks.base import Judging
 from grader.common.errors import SpecError
 from grader.loader import specfile
 from grader.sandbox.probes import scenario as scenario_probe
@@ -69,6 +70,15 @@ def test_none_and_zero_gradients_are_equal_only_where_the_spec_says_so():
     assert kept.status == "failed" and "params[0]" in kept.message.en
 
 
+def confirmed(exercise, check, inputs, **functions):
+    """The verdict once the kind's candidates at this example are taken as confirmed (as
+    grader.grading.confirm does over several failing examples)."""
+    reply, values = probe(check, inputs, **functions)
+    kind = KINDS[check.kind]
+    names = kind.candidates(Judging(exercise, check, inputs), reply, values)
+    return kind.judge(Judging(exercise, check, inputs, confirmed=frozenset(names)), reply, values)
+
+
 def test_a_gradient_left_after_the_step_is_named_not_reset():
     def steps_only(params, lr):
         with torch.no_grad():
@@ -76,7 +86,9 @@ def test_a_gradient_left_after_the_step_is_named_not_reset():
                 if p.grad is not None:
                     p -= lr * p.grad
 
-    verdict = judge(SGD, find_check(SGD, "sgd_zero_grad"), sgd_inputs(), sgd_step=steps_only)
+    check = find_check(SGD, "sgd_zero_grad")
+    assert judge(SGD, check, sgd_inputs(), sgd_step=steps_only).mistake is None  # unconfirmed
+    verdict = confirmed(SGD, check, sgd_inputs(), sgd_step=steps_only)
     assert verdict.mistake.id == "grad_not_reset"
     assert "plus the one it held before the call" in verdict.message.en
     assert "params[0]" in verdict.message.en and "di-reset" in verdict.message.id
@@ -86,7 +98,7 @@ def test_a_gradient_left_after_the_step_is_named_not_reset():
         for p in params:
             p.grad = torch.full_like(p, 0.25)
 
-    other = judge(SGD, find_check(SGD, "sgd_zero_grad"), sgd_inputs(), sgd_step=halves)
+    other = confirmed(SGD, check, sgd_inputs(), sgd_step=halves)
     assert other.status == "failed" and other.mistake is None
     assert "held before the call" not in other.message.en
 
@@ -119,7 +131,7 @@ def test_an_old_gradient_accumulated_into_is_named_not_reset():
             (loss / target.numel()).backward()
 
     assert judge(acc, check, inputs, accumulate_grads=lambda *a: accumulate(*a, True)) is None
-    kept = judge(acc, check, inputs, accumulate_grads=lambda *a: accumulate(*a, False))
+    kept = confirmed(acc, check, inputs, accumulate_grads=lambda *a: accumulate(*a, False))
     assert kept.mistake.id == "grad_not_reset" and "model.2.weight" in kept.message.en
 
 
