@@ -49,6 +49,7 @@ def normal(text: str) -> str:
         text = text.replace(a, b)
     text = _PREFIXES.sub("", text)
     text = re.sub(r"\.(?=\s|$)", ";", text)  # a sentence's full stop is no attribute's dot
+    text = re.sub(r"\s*\n\s*", ";", text)  # nor is a line's end part of an expression
     text = re.sub(r"(?<=\w)\s+(?=\w)", " ", text)  # words stay apart
     return re.sub(r"(?<!\w)\s+|\s+(?!\w)", "", text)
 

@@ -169,6 +169,36 @@ def test_watch_regrades_on_a_real_file_change_and_moves_on(working_copy, sandbox
     assert out.count("Graded at ") == 2 and "Next: custom_sigmoid" in out
 
 
+def test_a_failed_checks_recipe_waits_for_the_student_to_ask_or_fail_often(working_copy, capsys):
+    """The default feedback level (config.yaml `feedback:`): the report says a hint exists,
+    `hint` shows the failed check's own hint first, and the third failed run shows it inline."""
+    exercise = next(
+        e for e in specfile.discover(working_copy / "exercises") if e.id == "custom_sigmoid"
+    )
+    recipe = next(c for c in exercise.checks if c.id == "backward_vjp").hint.en
+    shutil.copyfile(
+        SOLUTIONS / "mutants" / "custom_sigmoid" / "missing_one_minus_y.py",
+        working_copy / "exercises" / "custom_sigmoid" / "custom_sigmoid.py",
+    )
+
+    def check():
+        assert run(working_copy, "check", "custom_sigmoid", "--lang", "en") == 1
+        return " ".join(capsys.readouterr().out.split())
+
+    first = check()
+    assert "There is a hint for this: `python -m grader hint custom_sigmoid`" in first
+    assert recipe not in first
+    assert run(working_copy, "hint", "custom_sigmoid", "--lang", "en") == 0
+    asked = " ".join(capsys.readouterr().out.split())
+    assert "for the checks of custom_sigmoid that failed" in asked and recipe in asked
+    assert recipe in check()  # asked for: shown from now on
+    progress = Progress.of(working_copy)
+    progress.reset("custom_sigmoid")  # hints forgotten: back until failed often enough
+    progress.save()
+    assert progress.failures("custom_sigmoid") == 2
+    assert recipe in check()  # the third failed run
+
+
 def test_only_takes_a_check_title_as_the_report_shows_it(working_copy):
     """The report shows titles: --only takes one (either language, any case, or a part of
     exactly one title) as well as an id; a part of several titles names none."""
