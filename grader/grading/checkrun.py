@@ -301,7 +301,8 @@ def run_recorded(
             first=(inputs, drawn.memo[first], reply, values),
             others=[(copies[i], drawn.memo[i], r, v) for i, _, r, v in failures[1:]],
         )
-        return row(check, verdict, counterexample(check, drawn.inputs[first]), output)
+        shown = simplest(session, exercise, check, kind, verdict, drawn.example(first), True)
+        return row(check, verdict, counterexample(check, shown), output)
     except WorkerLost as lost:
         if failures:  # a smaller example already failed: that is the one to tell
             i, verdict = failures[0][:2]

@@ -142,7 +142,9 @@ def same_failure(a: Verdict | None, b: Verdict) -> bool:
     )
 
 
-def simplest(session, exercise, check, kind, verdict: Verdict, inputs: dict) -> dict:
+def simplest(
+    session, exercise, check, kind, verdict: Verdict, inputs: dict, recorded: bool = False
+) -> dict:
     """The input to show for `verdict`, found on `inputs`: the same input filled with ones where
     the call fails the same way on it, else `inputs`. A kind that needs reference values for
     the new input where none can be had (a students' release) keeps `inputs`."""
@@ -151,13 +153,14 @@ def simplest(session, exercise, check, kind, verdict: Verdict, inputs: dict) -> 
         return inputs
     try:
         reply, values = session.call(check, kind, simple)
-        again = judged(exercise, check, kind, simple, reply, values, {})
+        again = judged(exercise, check, kind, simple, reply, values, {}, recorded=recorded)
     except WorkerLost:  # (a timeout, say: the drawn input is the one that showed the failure)
         return inputs
     except (
         SpecBug,
         NotRecorded,
         GraderError,
+        ImportError,
         ArithmeticError,
         LookupError,
         TypeError,
