@@ -141,3 +141,36 @@ def test_the_students_own_code_quoted_is_no_answer():
     assert len(answerfree.leaks(result, keys)) == 2
     own = "def backward(ctx, grad_output):\n    return grad_output * y * (1 - y)\n"
     assert answerfree.leaks(result, keys, own=own) == []
+
+
+def test_validate_fails_a_wrong_answers_report_that_shows_the_key_below_recipe():
+    from grader.authoring.validate import Audit, Trial
+
+    keys = answerfree.expressions(KEY)
+    leaky = Text(id="pakai grad_output·y·(1 - y)", en="use grad_output·y·(1 - y)")
+
+    def trial(role, message):
+        row = CheckResult(
+            id="c",
+            title=Text("t", "t"),
+            kind="value",
+            status="failed",
+            points=0,
+            max_points=1,
+            message=message,
+        )
+        result = ExerciseResult(id="e", title=Text("t", "t"), status="failed", checks=[row])
+        return Trial(role, f"solutions/mutants/e/{role}.py", result)
+
+    exercise = SimpleNamespace(id="e", checks=(), rules={})
+    audit = Audit(exercise, [trial("mutant", leaky), trial("key", leaky)], keys=keys)
+    problems = audit.answer_leaks()  # the key's own report is not a wrong answer's
+    assert len(problems) == 2  # the message in each language
+    for lang, problem in zip(("id", "en"), problems):
+        assert problem.startswith(f"solutions/mutants/e/mutant.py: c: message ({lang}) shows")
+        assert "`grad_output * y * (1 - y)`" in problem and "into the check's `hint:`" in problem
+    audit.sources["solutions/mutants/e/mutant.py"] = "return grad_output * y * (1 - y)\n"
+    assert audit.answer_leaks() == []  # the student's own code, quoted
+    audit.sources.clear()
+    audit.level = "recipe"
+    assert audit.answer_leaks() == []
