@@ -100,7 +100,7 @@ def write(exercise: Exercise) -> bool:
     ):
         raise ValueError(f"{path}: the starter has no module docstring to state its rules in")
     lines = source.splitlines(keepends=True)
-    end = first.end_lineno - 1  # the line holding the closing quotes
+    end = (first.end_lineno or 1) - 1  # the line holding the closing quotes
     if lines[end].strip() not in ('"""', "'''"):
         raise ValueError(
             f"{path}: put the module docstring's closing quotes on a line of their own"
