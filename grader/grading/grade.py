@@ -237,7 +237,7 @@ def _whole(exercise, checks, status, message, traceback=(), file=None, hidden=0)
             status=check_status,
             points=0.0,
             max_points=c.points,
-            hint=c.hint,
+            hint=None if isinstance(c.hint, CheckHint) else c.hint,  # (its premise: unread)
             hidden=c.hidden,
             bonus=c.bonus,
         )
@@ -458,10 +458,10 @@ def _grade_file(
             ]
         rows += hidden_rows
         apply_constraints(checks, rows, only={c.id for c in secret})
-    code = None
+    by_id = {c.id: c for c in checks}
     for row in rows:  # name the hints that help with what failed
         if isinstance(row.hint, CheckHint):  # shown only where its premise holds
-            code = _code(tree) if code is None else code
+            code = _code(tree, by_id[row.id].function if row.id in by_id else None)
             holds = row.hint.holds(code, row.cause, row.mistake)
             row.hint = row.hint.text() if holds else None
         if row.status != "passed":
@@ -485,13 +485,20 @@ def _grade_file(
     )
 
 
-def _code(tree) -> str:
-    """The code of a parsed file as a hint's premise reads it: no comments, no docstrings (a
+def _code(tree, function: str | None = None) -> str:
+    """The code a hint's premise reads: the check's function where the file defines it (its
+    last definition; a method by its name), else the whole file; no comments, no docstrings (a
     starter's docstring that says dim=-1 is not code that uses it), one layout."""
     import ast
     import copy
 
-    tree = copy.deepcopy(tree)
+    name = (function or "").split(".")[-1]
+    defined = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name
+    ]
+    tree = copy.deepcopy(defined[-1] if defined else tree)
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
         if isinstance(body, list):

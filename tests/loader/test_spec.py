@@ -175,3 +175,18 @@ def test_the_premise_reads_code_not_docstrings_or_comments():
     )
     assert "dim" not in _code(ast.parse(source))
     assert "dim=-1" in _code(ast.parse("def f(x):\n    return x.sum(dim = -1)\n"))
+
+
+def test_the_premise_reads_the_checks_own_function_where_the_file_defines_it():
+    """nan_debugging's starter sums over dim=-1 in safe_norm: a log_softmax that sums the
+    whole tensor still lacks it, in its own code."""
+    import ast
+
+    from grader.grading.grade import _code
+
+    tree = ast.parse(
+        "def log_softmax(x):\n    return x - x.exp().sum().log()\n\n"
+        "def safe_norm(v):\n    return (v * v).sum(dim=-1).sqrt()\n"
+    )
+    assert "dim" not in _code(tree, "log_softmax") and "dim=-1" in _code(tree, "safe_norm")
+    assert "dim=-1" in _code(tree, "Missing.method")  # not defined: the whole file
