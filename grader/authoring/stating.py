@@ -14,7 +14,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from grader.specs.model import Exercise, Text
+from grader.checks import KINDS
+from grader.specs.model import Exercise, TensorArg, Text
 
 HEAD = "Aturan yang dinilai / Rules that are graded:"
 """The line that opens the list in a starter's docstring."""
@@ -62,14 +63,32 @@ PRINCIPLES = {
         en="Tensor arguments may arrive contiguous, transposed or strided.",
     ),
 }
-"""The grader's principles (grader.authoring.validate.PRINCIPLES) as the list states them."""
+"""The grader's principles (validate.PRINCIPLES) as the list states them."""
+
+
+def principles(exercise: Exercise) -> list[str]:
+    """The grader's default principles that apply to an exercise: global modes and the
+    caller's objects always; layouts where a check hands the function a tensor argument drawn
+    in every layout (a scenario's setup chooses its objects' layouts itself)."""
+    out = ["global_modes", "caller_objects"]
+    if any(
+        c.kind != "scenario" and any(isinstance(a, TensorArg) and not a.contiguous for a in c.args)
+        for c in exercise.checks
+    ):
+        out.append("layouts")
+    if any(
+        KINDS[c.kind].starting_states
+        and any(isinstance(a, TensorArg) and not a.untracked for a in c.args)
+        for c in exercise.checks
+        if c.kind in KINDS
+    ):
+        out.append("starting_states")
+    return out
 
 
 def block(exercise: Exercise) -> str:
     """The list as the starter's docstring holds it (no trailing newline): the spec's rules,
     then the principles that apply to the exercise."""
-    from grader.authoring.validate import principles
-
     lines = [HEAD]
     texts = list(exercise.rules.values())
     texts += [PRINCIPLES[p] for p in principles(exercise) if p in PRINCIPLES]

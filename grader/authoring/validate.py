@@ -23,12 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.authoring import answerfree
-from grader.checks import KINDS, effects
+from grader.authoring.stating import principles
+from grader.checks import effects
 from grader.grading.grade import grade_exercise, is_constraint
 from grader.loader.config import Config
 from grader.outcomes.results import ExerciseResult
 from grader.sandbox.client import Sandbox
-from grader.specs.model import Exercise, TensorArg
+from grader.specs.model import Exercise
 
 TRIVIAL_SHARE = 0.10
 """The most a trivial answer may score, as a share of the exercise's max_score."""
@@ -350,26 +351,6 @@ class Audit:
             and not self.unstated()
             and not self.answer_leaks()
         )
-
-
-def principles(exercise: Exercise) -> list[str]:
-    """The grader's default principles that apply to an exercise: global modes and the
-    caller's objects always; layouts where a check hands the function a tensor argument drawn
-    in every layout (a scenario's setup chooses its objects' layouts itself)."""
-    out = ["global_modes", "caller_objects"]
-    if any(
-        c.kind != "scenario" and any(isinstance(a, TensorArg) and not a.contiguous for a in c.args)
-        for c in exercise.checks
-    ):
-        out.append("layouts")
-    if any(
-        KINDS[c.kind].starting_states
-        and any(isinstance(a, TensorArg) and not a.untracked for a in c.args)
-        for c in exercise.checks
-        if c.kind in KINDS
-    ):
-        out.append("starting_states")
-    return out
 
 
 def notebook_miss(exercise: Exercise) -> str | None:
