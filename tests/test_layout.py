@@ -146,9 +146,10 @@ def test_no_folder_holds_more_than_a_dozen_modules(folder):
 def names_an_exercise(source: str, ids: list[str]) -> list[str]:
     """Where a module's text or code names an exercise: a string (docstrings included) that
     holds its id as a word, or a name, attribute, function or class that is its id. A keyword
-    argument of torch's that shares a name with an exercise (retain_graph=) names none."""
+    argument of torch's that shares a name with an exercise (retain_graph=, in code or in a
+    message's text) names none."""
     words = re.compile(
-        r"(?<![A-Za-z0-9_])(" + "|".join(map(re.escape, ids)) + r")(?![A-Za-z0-9_])"
+        r"(?<![A-Za-z0-9_])(" + "|".join(map(re.escape, ids)) + r")(?![A-Za-z0-9_=])"
     )
     found = []
     for node in ast.walk(ast.parse(source)):
@@ -186,3 +187,5 @@ def test_naming_an_exercise_is_seen():
     ]
     assert names_an_exercise("def nan_debugging():\n    pass\n", ids) == ["line 1: nan_debugging"]
     assert names_an_exercise("x.backward(retain_graph=True)\n", ids) == []
+    assert names_an_exercise('"""call backward(retain_graph=True) first"""\n', ids) == []
+    assert names_an_exercise('"""as in retain_graph, twice"""\n', ids) == ["line 1: retain_graph"]
