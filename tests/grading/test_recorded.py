@@ -162,17 +162,18 @@ def test_judged_from_the_record_alone(
 
 def test_every_recordable_check_of_the_course_prepares_what_it_judges(exercises):
     """Kind.prepare gives each example a memo entry (the reference values judge reads), plain
-    data (no graph attached). One example per check: the release's self-check and
-    .ci/release-course grade the whole course from its records."""
+    data (no graph attached). One drawn example per check, after the check's edges (a named
+    edge, the layouts, a starting state): the release's self-check and .ci/release-course grade
+    the whole course from its records."""
     for e in exercises.values():
         for check in recorded.recordable(e):
             kind = recorded.KINDS[check.kind]
-            (inputs,) = examples.draw(e, check, kind, 1, 1)
-            memo: dict = {}
-            kind.prepare(recorded.Judging(e, check, examples.copied(inputs), memo=memo))
-            assert bool(memo) == (type(kind).prepare is not Kind.prepare), (e.id, check.id)
-            for value in memo.values():
-                assert not isinstance(value, torch.Tensor) or value.grad_fn is None
+            for inputs in examples.draw(e, check, kind, 1, 1):
+                memo: dict = {}
+                kind.prepare(recorded.Judging(e, check, examples.copied(inputs), memo=memo))
+                assert bool(memo) == (type(kind).prepare is not Kind.prepare), (e.id, check.id)
+                for value in memo.values():
+                    assert not isinstance(value, torch.Tensor) or value.grad_fn is None
 
 
 def test_plot_draws_the_recorded_curve_in_a_release(sigmoid, sandbox, tmp_path, monkeypatch):
