@@ -147,7 +147,10 @@ def serve(
     _flush()
     wire.send(sock, {"ready": True, "tampered": tampered(before)})
     context = probes.Context(module=module, trap=trap, scratch=scratch, before=before)
-    reserve = [bytearray(RESERVE)]
+    try:
+        reserve = [bytearray(RESERVE)]
+    except MemoryError:  # a limit this tight leaves none to keep: serve without (never re-made)
+        reserve = [b""]
     while True:
         try:
             header, blob = wire.recv(sock)
