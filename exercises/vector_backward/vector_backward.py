@@ -22,6 +22,10 @@ Aturan yang dinilai / Rules that are graded:
       jika dipanggil berulang kali.
   EN: vector_grad: leave the caller's x alone (make a new leaf), and return the same result when
       called again.
+- ID: jacobian(x): disusun baris demi baris, satu backward per baris: baris i adalah
+      vektor-Jacobian product dengan v = vektor satuan e_i.
+  EN: jacobian(x): row by row, one backward per row: row i is the vector-Jacobian product with v
+      = the unit vector e_i.
 - ID: jacobian(x): dengan dtype yang sama dengan x (float32 atau float64).
   EN: jacobian(x): in x's dtype (float32 or float64).
 - ID: torch.autograd.functional dan torch.func dilarang.

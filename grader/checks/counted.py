@@ -10,6 +10,11 @@ COUNTED, grader.sandbox.probes.scenario), judged against the reference's run.
   only the work tells. Where the reference's backward does less work when an input needs no
   gradient, the student's must too (any amount less: sharing a product between the two
   gradients is fine; computing both and dropping one is not).
+- backward_calls (of the call, observed under `result`): the backward passes the autograd
+  engine ran during the call (each Tensor.backward, torch.autograd.backward or .grad is one; a
+  batched grad is one for all its vectors). "Row by row, one vector-Jacobian product per row"
+  gives the same Jacobian as one batched backward or a formula; only the count tells them apart.
+  The student's count must equal the reference's.
 """
 
 from __future__ import annotations
@@ -28,6 +33,10 @@ def judge(fn: str, got, want) -> Verdict | None:
         if isinstance(w, int) and not isinstance(w, bool):
             if g != w:
                 return Verdict("failed", _calls_text(fn, name, g, w))
+        elif isinstance(w, dict) and "backward_calls" in w:
+            runs = g.get("backward_calls") if isinstance(g, dict) else None
+            if runs != w["backward_calls"]:
+                return Verdict("failed", _backwards_text(fn, runs, w["backward_calls"]))
         elif isinstance(w, dict) and _saves(w) and not _saves(g):
             return Verdict("failed", _work_text(fn, name, g))
     return None
@@ -51,6 +60,22 @@ def _calls_text(fn: str, name: str, got, want: int) -> Text:
         "the same output (the same graph, retain_graph=True on the first backward).",
         fn=fn,
         n=name,
+        g=got if isinstance(got, int) else "?",
+        w=want,
+    )
+
+
+def _backwards_text(fn: str, got, want: int) -> Text:
+    return both(
+        "{fn} menjalankan backward {g} kali (y.backward, torch.autograd.backward atau "
+        "torch.autograd.grad; grad dengan is_grads_batched=True dihitung sekali); seharusnya "
+        "{w} kali: satu backward dengan gradient vector untuk setiap vector-Jacobian product "
+        "yang diminta, satu per satu.",
+        "{fn} ran backward {g} time(s) (y.backward, torch.autograd.backward or "
+        "torch.autograd.grad; a grad with is_grads_batched=True counts once); expected {w}: "
+        "one backward with a gradient vector for every vector-Jacobian product asked for, one "
+        "at a time.",
+        fn=fn,
         g=got if isinstance(got, int) else "?",
         w=want,
     )

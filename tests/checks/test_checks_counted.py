@@ -94,3 +94,78 @@ def test_a_layer_by_layer_forward_is_one_pass():
     objs = {"model": model, "x": torch.randn(3, 2)}
     seen = _run(by_hand, objs, ["model", "x"], {"model": ["forward_calls"]})
     assert seen[probe.COUNTS] == {"model": 1} and "model" not in seen
+
+
+def _jacobian(how: str):
+    """g(x) = tanh(x)·Σx's Jacobian: one grad per row, one backward per row, all rows in one
+    batched grad, or the formula (no backward)."""
+
+    def fn(x):
+        xx = x.detach().clone().requires_grad_(True)
+        y = torch.tanh(xx) * xx.sum()
+        eye = torch.eye(len(x), dtype=x.dtype)
+        if how == "grad":
+            return torch.stack([torch.autograd.grad(y, xx, e, retain_graph=True)[0] for e in eye])
+        if how == "backward":
+            rows = []
+            for e in eye:
+                y.backward(e, retain_graph=True)
+                rows.append(xx.grad.clone())
+                xx.grad = None
+            return torch.stack(rows)
+        if how == "batched":
+            return torch.autograd.grad(y, xx, eye, is_grads_batched=True)[0]
+        t = torch.tanh(x)
+        return torch.diag(1 - t**2) * x.sum() + t[:, None] * torch.ones(len(x), dtype=x.dtype)
+
+    return fn
+
+
+def _backwards(how: str, n: int = 4) -> dict:
+    objs = {"x": torch.randn(n, dtype=torch.float64)}
+    seen = _run(_jacobian(how), objs, ["x"], {"result": ["backward_calls", "value"]})
+    assert seen["result"]["value"].shape == (n, n)  # the other facets are observed as before
+    return seen[probe.COUNTS]
+
+
+def test_backward_calls_count_the_engine_runs_of_the_call_only():
+    engine = torch.autograd.variable.Variable._execution_engine
+    seen = {how: _backwards(how) for how in ("grad", "backward", "batched", "formula")}
+    assert seen == {
+        "grad": {"result": {"backward_calls": 4}},
+        "backward": {"result": {"backward_calls": 4}},
+        "batched": {"result": {"backward_calls": 1}},
+        "formula": {"result": {"backward_calls": 0}},
+    }
+    assert torch.autograd.variable.Variable._execution_engine is engine  # put back
+
+
+def test_backward_calls_judged_against_the_reference():
+    want = _backwards("grad")
+    assert counted.judge("f", _backwards("backward"), want) is None
+    for how, runs in (("batched", "1"), ("formula", "0")):
+        verdict = counted.judge("f", _backwards(how), want)
+        assert verdict.status == "failed"
+        assert (
+            f"ran backward {runs} time(s)" in verdict.message.en
+            and "expected 4" in verdict.message.en
+        )
+    verdict = counted.judge("f", {"result": None}, want)  # nothing seen is no pass
+    assert verdict.status == "failed" and "?" in verdict.message.en
+
+
+def test_backward_calls_put_the_engine_back_when_the_call_raises():
+    engine = torch.autograd.variable.Variable._execution_engine
+
+    def fails(x):
+        xx = x.clone().requires_grad_(True)
+        (xx * 2).sum().backward()
+        raise ValueError("after one backward")
+
+    objs = {"x": torch.randn(3, dtype=torch.float64)}
+    plan = {"observe": {"result": ["backward_calls"], "exception": []}, "call": ["x"]}
+    seen = probe.run(fails, None, objs, plan, probe.local_guard)
+    assert seen["exception"] == "ValueError" and seen[probe.COUNTS] == {
+        "result": {"backward_calls": 1}
+    }
+    assert torch.autograd.variable.Variable._execution_engine is engine

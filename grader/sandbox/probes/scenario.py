@@ -14,7 +14,9 @@ the same inputs. Each returns the same fixed set of observations, as plain data:
   "one forward" is seen where two forwards give the same values) and backward_work (of a
   custom Function's output: the aten operations its backward runs, and what it runs again
   when every tensor argument needs a gradient, so that "do not compute what is not needed" is
-  seen where the None it returns hides the work),
+  seen where the None it returns hides the work) and backward_calls (of the call, named under
+  `result`: the backward passes the autograd engine ran during it, so that "one backward per
+  row" is seen where a batched backward or a formula gives the same values),
 - under EFFECTS, what the call changed in every object the setup made, observed or not
   (sandbox.probes.effects): the grader compares the student's changes with the reference's.
 
@@ -55,8 +57,9 @@ _named_parameters = nn.Module.named_parameters
 _modules = nn.Module.modules
 _forward_pre_hook = torch.nn.modules.module.register_module_forward_pre_hook
 _Tensor = torch.Tensor
+_Variable = torch.autograd.variable.Variable
 
-COUNTED = ("forward_calls", "backward_work")
+COUNTED = ("forward_calls", "backward_work", "backward_calls")
 """Facets observed as counts of what the code did (the module docstring), sent under their own
 key of the observations, by the observed name."""
 FACETS = ("value", "grad", "requires_grad", "is_leaf", "grad_fn", "node_returns", *COUNTED)
@@ -150,6 +153,40 @@ class _Calls:
         return {n: max(self.seen.get(i, 0) for i in ids) for n, ids in self.trees.items()}
 
 
+class _Engine:
+    """The autograd engine with its backward passes counted: every Tensor.backward,
+    torch.autograd.backward and torch.autograd.grad runs the engine once (a batched grad,
+    is_grads_batched=True, once for all its vectors); everything else is the engine's own."""
+
+    def __init__(self, engine, counter: _Backwards):
+        self._engine, self._counter = engine, counter
+
+    def run_backward(self, *args, **kwargs):
+        self._counter.runs += 1
+        return self._engine.run_backward(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._engine, name)
+
+
+class _Backwards(contextlib.AbstractContextManager):
+    """Counts the backward passes the autograd engine runs inside it (the engine Python calls
+    into, Variable._execution_engine, wrapped for the while and put back)."""
+
+    def __init__(self):
+        self.runs = 0
+        self._engine = None
+
+    def __enter__(self):
+        self._engine = _Variable._execution_engine
+        _Variable._execution_engine = _Engine(self._engine, self)
+        return self
+
+    def __exit__(self, *exc):
+        _Variable._execution_engine = self._engine
+        return False
+
+
 def _backward_ops(node, out, guard) -> int:
     with guard("backward"):
         counter = _Ops()
@@ -197,8 +234,10 @@ def run(fn, setup, drawn: dict, plan: dict, guard) -> dict:
     counted = {n: f for n, f in observe.items() if set(f) & set(COUNTED)}
     calls = _Calls({n: objs[n] for n, f in counted.items() if "forward_calls" in f and n in objs})
     hook = _forward_pre_hook(calls) if calls.trees else None
+    backwards = [n for n, f in counted.items() if "backward_calls" in f]
+    engine = _Backwards() if backwards else contextlib.nullcontext()
     try:
-        with guard("call"):
+        with guard("call"), engine:
             objs["result"] = fn(*[objs[n] for n in call])
     except StudentError as err:
         if "exception" not in observe:
@@ -214,6 +253,8 @@ def run(fn, setup, drawn: dict, plan: dict, guard) -> dict:
     out[EFFECTS] = effects.changes(before)
     if counted:
         out[COUNTS] = dict(calls.counts()) if calls.trees else {}
+        for n in backwards:
+            out[COUNTS][n] = {"backward_calls": engine.runs}
         for n, f in counted.items():
             if "backward_work" in f and out.get("exception") is None:
                 out[COUNTS][n] = _backward_work(fn, objs, call, n, guard)
