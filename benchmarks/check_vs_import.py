@@ -23,7 +23,8 @@ Prints, each as a median and a ratio to the import floor (issue 15's targets in 
   (with --before, the other tree's portable check too)
 - --changed: a student's check of the answer key right after one exercise's file changed (a
   comment appended, a different exercise each repeat; the others show their kept verdicts),
-  in a copy of solutions/ whose verdicts are kept                                  [<= 1.5x]
+  in a copy of the answer keys laid out a folder per exercise as a working copy is (in one
+  flat folder every file is beside every other, so one change grades them all)    [<= 1.5x]
 - --one-at-a-time: `check --fresh` and the released course's first check also with
   GRADER_AT_ONCE=1 (one exercise at a time, as before grader.common.turns), alternately
 
@@ -219,10 +220,10 @@ def main() -> None:
     changes = tempfile.TemporaryDirectory(prefix="grader-changed-") if args.changed else None
     if changes is not None:
         student = Path(changes.name) / "student"
-        student.mkdir()
-        for key in (ROOT / "solutions").glob("*.py"):  # the answer keys, as one student's files
-            shutil.copy2(key, student / key.name)
-        files = sorted(p for p in student.glob("*.py") if not args.ids or p.stem in args.ids)
+        for key in (ROOT / "solutions").glob("*.py"):  # the answer keys, a folder each as in
+            (student / key.stem).mkdir(parents=True)  # a working copy (the .py files beside
+            shutil.copy2(key, student / key.stem / key.name)  # one are part of its verdict)
+        files = sorted(p for p in student.glob("*/*.py") if not args.ids or p.stem in args.ids)
         changed_check = check[:-1] + [str(student)]
         timed(changed_check)  # every verdict kept
         if args.before:

@@ -40,7 +40,7 @@ DRIVER = r"""
 import json, os, shutil, sys, tempfile
 sys.path.insert(0, os.getcwd())
 from pathlib import Path
-from grader import config as config_mod, specfile
+from grader.loader import config as config_mod, specfile
 from grader.grading.grade import grade_exercise
 from grader.sandbox.client import Sandbox
 
