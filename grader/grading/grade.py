@@ -548,7 +548,7 @@ def _phase(
         ended = True
         return stated.named(exercise, rows), seen, session.deadline
     finally:
-        # A portable worker may serve the submission's next exercise (grader.sandbox.reuse),
+        # A portable worker may serve the submission's next exercise (sandbox.worker.leftovers),
         # never after a hidden check (what it saw must not reach a visible message).
         session.close(reuse=ended and not any(c.hidden for c in checks))
         submission.remove(scratch)

@@ -368,7 +368,7 @@ class Session:
         """End the worker: every reply it owed is in, and what it printed is on file (it
         flushes before each reply), so it is killed at once, not waited for. reuse: the
         exercise ended as it should (no hidden check), and a portable worker may serve the
-        submission's next exercise (grader.sandbox.reuse)."""
+        submission's next exercise (grader.sandbox.worker.leftovers)."""
         if self.worker is not None:
             self.worker.close(grace=0.0, reuse=reuse and self.owner is not None)
             self.worker = None

@@ -135,7 +135,7 @@ class Sandbox:
         """A worker for one file; `hide` lists directories it must not see (where isolation
         allows: the answer key, the class's other submissions); `plugin` is [exercise id,
         plugin folder] when the exercise brings probes of its own; `owner` names the
-        submission, whose next exercise a portable worker may serve (grader.sandbox.reuse; a
+        submission, whose next exercise a portable worker may serve (grader.sandbox.worker.leftovers; a
         fork worker serves one exercise only)."""
         if self.portable is not None:
             return self.portable.spawn(  # which waits its turn (grader.common.turns)

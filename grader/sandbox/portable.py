@@ -10,7 +10,7 @@ go to a file in the scratch copy.
 
 One worker may serve the exercises of one submission, one after another (design.md, section
 2): at the end of an exercise it forgets that exercise's modules and says whether anything is
-left it cannot undo (grader.sandbox.reuse); if not, the submission's next exercise is imported
+left it cannot undo (grader.sandbox.worker.leftovers); if not, the submission's next exercise is imported
 in it (its own module, its own scratch copy). A worker that timed out, crashed, ran a hidden
 check, left a thread or a child, or changed torch's functions is replaced, as is every idle
 worker of another submission. Fork mode keeps one fresh worker per (submission, exercise).
@@ -163,7 +163,7 @@ class _ChildChannel:
 def child_main() -> None:
     """The worker process: keep the pipes for the protocol, import torch, say ready, take a
     spawn request, send the student's output to the scratch copy, and serve; then, where the
-    grader ends the exercise with nothing left behind (grader.sandbox.reuse), take the
+    grader ends the exercise with nothing left behind (grader.sandbox.worker.leftovers), take the
     submission's next spawn request."""
     rfd, wfd = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)
@@ -178,9 +178,7 @@ def child_main() -> None:
     worker.preload()  # as the template does: no student's call pays for a lazy import
 
     trap.alias_index()  # torch's second names for forbidden APIs, as the template does
-    from grader.sandbox import reuse
-
-    pristine = reuse.Pristine()
+    pristine = worker.Pristine()  # before any student's code: what reuse compares with
     channel = _ChildChannel(rfd, wfd)
     wire.send(channel, {"ready": True})
     handles: dict[str, int] | None = None
@@ -403,7 +401,7 @@ class PortableSandbox:
 
     def recycle(self, worker: Worker) -> bool:
         """End the worker's exercise and keep it for its submission's next one, where it says
-        that it left nothing behind (grader.sandbox.reuse). False: it is not kept (the caller
+        that it left nothing behind (grader.sandbox.worker.leftovers). False: it is not kept (the caller
         closes and reaps it)."""
         from grader.common import wire
 

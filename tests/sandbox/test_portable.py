@@ -128,7 +128,7 @@ def test_workers_start_ahead_for_the_exercises_the_grader_expects(
 ):
     """Told how many exercises it is about to grade, and how many at once, the sandbox starts
     that many workers ahead (each imports torch for seconds), up to AHEAD, and they serve the
-    submission's next exercises (grader.sandbox.reuse): three exercises take two workers when
+    submission's next exercises (grader.sandbox.worker.leftovers): three exercises take two workers when
     graded two at a time, one when graded one at a time."""
     pool = portable_sandbox.portable
     launched, handed = [], []
