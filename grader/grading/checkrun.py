@@ -176,8 +176,6 @@ def run_check(
         )
         return hseed(seed)(strategies.profile(count)(run))()
 
-    test = strategies.profile(count)(test)
-    test = hseed(seed)(test)
     try:
         if drawn is not None:
             try:

@@ -31,10 +31,10 @@ def check_dict(c: CheckResult, lang: str) -> dict:
         "hidden": c.hidden,
         "bonus": c.bonus,
         "cause": c.cause,
-        "output": c.output,
         "mistake": (
             {"id": c.mistake, "title": _text(c.mistake_title, lang)} if c.mistake else None
         ),
+        "output": c.output,
         "output_cut": c.output_cut,
         "helpful_hints": list(c.helpful_hints),
         "shrink_cut": c.shrink_cut,

@@ -168,9 +168,9 @@ def serve(
             return _end(sock, pristine, trap, before, scratch, request["module"])
         enc = wire.Encoder()
         try:
-            reply = probes.handle(context, header, wire.Decoder(header, blob, states=True), enc)
             if not reserve:  # a MemoryError spent it: a call starts only where it is back
                 reserve.append(bytearray(RESERVE))
+            reply = probes.handle(context, header, wire.Decoder(header, blob, states=True), enc)
         except BaseException as exc:  # anything that escaped a probe is still the student's
             error = _described(exc, scratch, reserve)  # (first: it frees the reserve)
             enc = wire.Encoder()
