@@ -10,11 +10,11 @@ from __future__ import annotations
 import torch
 from hypothesis import strategies as st
 
-from grader.checks import diagnose
 from grader.checks.base import Judging, Kind, Mistake, Verdict
 from grader.checks.compare import compare
 from grader.checks.gradients import upstream_changed
 from grader.checks.messages import both, mismatch
+from grader.checks.named import diagnose
 from grader.checks.values import Value
 from grader.common.wire import TensorFacts
 from grader.specs import refs, strategies

@@ -28,10 +28,11 @@ import textwrap
 
 import torch
 
-from grader.checks import counted, diagnose, effects
+from grader.checks import effects
 from grader.checks.base import Judging, Kind, Verdict
 from grader.checks.compare import compare
 from grader.checks.messages import both, exact, items, mismatch, shown
+from grader.checks.named import counted, diagnose
 from grader.common import wire
 from grader.common.wire import Opaque, TensorFacts
 from grader.sandbox.probes import StudentError, describe

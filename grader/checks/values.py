@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import torch
 
-from grader.checks import diagnose
 from grader.checks.base import Judging, Kind, Verdict
 from grader.checks.compare import compare
 from grader.checks.messages import both, mismatch
+from grader.checks.named import diagnose
 from grader.specs import refs
 
 

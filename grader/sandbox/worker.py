@@ -155,7 +155,7 @@ def serve(
     try:
         reserve = [bytearray(RESERVE)]
     except MemoryError:  # a limit this tight leaves none to keep: serve without (never re-made)
-        reserve = [b""]
+        reserve = [bytearray()]
     while True:
         try:
             header, blob = wire.recv(sock)

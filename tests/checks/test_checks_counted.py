@@ -1,4 +1,4 @@
-"""Method seen where the outcome cannot show it (grader.checks.counted): the probe counts a
+"""Method seen where the outcome cannot show it (grader.checks.named.counted): the probe counts a
 module's forward passes and a custom Function's backward work, run here in-process as the
 grader runs a reference, and the judge compares them with the reference's."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from grader.checks import counted
+from grader.checks.named import counted
 from grader.sandbox.probes import scenario as probe
 
 

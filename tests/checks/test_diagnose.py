@@ -1,4 +1,4 @@
-"""Named mistakes (grader.checks.diagnose): a constant factor confirmed over examples, and a
+"""Named mistakes (grader.checks.named.diagnose): a constant factor confirmed over examples, and a
 scenario's gradient that was not reset; each named only where the values match it. (The small
 errors' names: tests/checks/test_checks_rowwise.py; the scenarios end to end:
 tests/checks/test_checks_scenario.py.)"""
@@ -9,8 +9,9 @@ import torch
 from conftest import find_check
 from inprocess import probe
 
-from grader.checks import KINDS, diagnose
+from grader.checks import KINDS
 from grader.checks.base import Judging
+from grader.checks.named import diagnose
 from grader.common.wire import TensorFacts
 
 
