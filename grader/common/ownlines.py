@@ -17,6 +17,8 @@ _WARNING = re.compile(
     r"(?P<what>[A-Za-z_][\w.]*(?:Warning|Error)\b.*)$"
 )
 _TRIGGERED = re.compile(r"^\s*\(Triggered internally at .*\)\s*$")
+_TRIGGERED_TAIL = re.compile(r"\s*\(Triggered internally at [^()]*\)")
+"""The same note at the end of a line of the warning's own text (a one-line warning)."""
 _PATH = re.compile(r"(?:[A-Za-z]:)?(?:[/\\][^\s\"'():,]+)+")
 
 
@@ -76,7 +78,7 @@ def output(text: str, scratch: str) -> str:
         if warning:
             own = _own(warning["path"], scratch)
             mine = own is not None
-            what = warning["what"]
+            what = _TRIGGERED_TAIL.sub("", warning["what"])
             skipping = what in said
             said.add(what)
             i += 1
@@ -109,5 +111,5 @@ def output(text: str, scratch: str) -> str:
         if skipping and (line.startswith((" ", "\t")) or not line.strip()):
             continue  # the rest of a warning already said (its indented lines)
         skipping = False
-        out.append(_shorten(line, scratch))
+        out.append(_shorten(_TRIGGERED_TAIL.sub("", line), scratch))
     return "\n".join(out)

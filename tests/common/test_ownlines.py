@@ -74,3 +74,23 @@ def test_plain_output_stays_and_other_paths_are_shortened():
         "saved to out.txt",
         "read x.csv",
     ]
+
+
+def test_torchs_note_at_the_end_of_a_warnings_own_line_goes_too():
+    """A warning whose text runs over several lines ends its last line with the note (the
+    .grad of a non-leaf, a leak warning): the note goes, the text stays."""
+    text = (
+        f"{SCRATCH}/vector_backward.py:9: UserWarning: The .grad attribute of a Tensor that is "
+        "not a leaf Tensor is being accessed.\n"
+        "Its .grad attribute won't be populated during autograd.backward(). See "
+        "github.com/pytorch/pytorch/pull/30531 for more information. (Triggered internally at "
+        "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)\n"
+        "  return x.grad\n"
+        f"{TORCH}:5: UserWarning: one line only (Triggered internally at "
+        "/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)\n"
+    )
+    got = output(text, SCRATCH)
+    assert "Triggered internally" not in got
+    assert "__w/pytorch" not in got and "TensorBody" not in got and "engine.cpp" not in got
+    assert "for more information." in got
+    assert "UserWarning: one line only" in got
