@@ -138,7 +138,8 @@ def source(case: str, port: int = 0, unix: str = "", results: str = "/nonexisten
     text = (HOSTILE / f"{case}.py").read_text().replace("PORT", str(port))
     text = text.replace("UNIXPATH", unix).replace("ABSTRACTNAME", ABSTRACT[1:])
     text = text.replace("RESULTSPATH", results)
-    return KEY + "\n\n" + text if case.startswith(("key_", "alias_", "runtime_")) else text
+    keyed = case.startswith(("key_", "alias_", "runtime_")) or case == "stash_hidden_inputs"
+    return KEY + "\n\n" + text if keyed else text
 
 
 def expected(case: str, sandbox) -> tuple[str, list[str]]:
