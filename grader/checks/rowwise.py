@@ -273,6 +273,14 @@ def explained(found, fn, got=None, want=None) -> Text:
 
 def named(found, fn, got=None, want=None) -> tuple[Text, Mistake | None]:
     """explained()'s text, and the mistake it names (diagnose.small_error_named), if any."""
+    if (
+        found.kind == "nonfinite"
+        and isinstance(got, TensorFacts)
+        and isinstance(want, torch.Tensor)
+    ):
+        zero = diagnose.log_of_zero_named(got.data, want)  # an underflow all the way to 0
+        if zero is not None:
+            return both("{m} {c}", "{m} {c}", m=mismatch(found, fn), c=zero[1]), zero[0]
     if found.kind != "value" or found.rel_err is None or not 0 < found.rel_err <= SMALL:
         return mismatch(found, fn), None
     cause = None

@@ -91,3 +91,15 @@ def test_a_gradient_kept_is_named_only_where_it_is_torchs_plus_the_old_one():
     assert diagnose.kept_grads(Ctx, other, want, lambda: before) is None
     nothing_before = {"p": {"value": f(0.0, 0.0), "grad": None}}
     assert diagnose.kept_grads(Ctx, kept, want, lambda: nothing_before) is None
+
+
+def test_the_log_of_a_zero_probability_is_named_only_where_exp_of_torchs_value_is_zero():
+    inf = float("inf")
+    want = w(0.0, -900.0, -2000.0)  # exp(-900) and exp(-2000) are 0 in float64
+    named = diagnose.log_of_zero_named(w(0.0, -inf, -inf), want)
+    assert named is not None and named[0] is diagnose.UNDERFLOW
+    assert "log(0) = -inf" in named[1].en and "underflow" in named[1].id
+    assert diagnose.log_of_zero_named(w(-inf, -inf, -inf), want) is None  # -inf at a normal one
+    assert diagnose.log_of_zero_named(w(0.0, inf, -inf), want) is None  # +inf is no log(0)
+    assert diagnose.log_of_zero_named(w(0.0, float("nan"), -inf), want) is None  # nor a NaN
+    assert diagnose.log_of_zero_named(w(0.0, -900.0, -2000.0), want) is None  # all finite

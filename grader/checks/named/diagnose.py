@@ -84,6 +84,28 @@ def small_error_named(got: torch.Tensor, want: torch.Tensor) -> tuple[Mistake, T
     return None
 
 
+def log_of_zero_named(got: torch.Tensor, want: torch.Tensor) -> tuple[Mistake, Text] | None:
+    """The underflow when it went all the way to 0: a result that is -inf exactly where
+    torch's (finite) log-probability is below log(tiny), i.e. log(0) of a probability that
+    exp rounded to zero, and right (or finite) elsewhere. Any other non-finite value: None."""
+    got, want = got.double(), want.double()
+    if got.shape != want.shape or got.numel() == 0 or not bool(torch.isfinite(want).all()):
+        return None
+    bad = ~torch.isfinite(got)
+    if not bool(bad.any()) or not bool((got[bad] == float("-inf")).all()):
+        return None
+    tiny = torch.finfo(torch.float64).tiny
+    if not bool((torch.exp(want[bad]) < tiny).all()):
+        return None
+    return UNDERFLOW, both(
+        "Hasilmu -inf tepat di elemen dengan exp(nilai torch) di bawah {t:.3g}: "
+        "probabilitasnya underflow menjadi 0, dan log(0) = -inf.",
+        "Yours is -inf exactly where exp(torch's value) is below {t:.3g}: the probability "
+        "underflows to 0, and log(0) = -inf.",
+        t=tiny,
+    )
+
+
 def _constant_shift(a: torch.Tensor, b: torch.Tensor) -> float | None:
     """The positive constant c with a = b + c at every element (to 1%), else None."""
     if not bool((torch.isfinite(a) & torch.isfinite(b)).all()):
