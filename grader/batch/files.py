@@ -126,6 +126,11 @@ def _text(value) -> Text | None:
     return None if value is None else Text(id=value, en=value)
 
 
+HELD = Text(id="", en="")
+"""A hint the feedback level kept back, read back from results.json: the file says only that
+there is one (`hint_held`), never its text, which `grader hint ID` shows in the student's copy."""
+
+
 def _check(d: dict) -> CheckResult:
     mistake = d.get("mistake") if isinstance(d.get("mistake"), dict) else None  # added in 44
     return CheckResult(
@@ -138,6 +143,7 @@ def _check(d: dict) -> CheckResult:
         message=_text(d["message"]),
         counterexample=d["counterexample"],
         hint=_text(d["hint"]),
+        held_hint=HELD if d.get("hint_held") else None,  # absent before feedback levels: none
         traceback=list(d["traceback"]),
         hidden=bool(d["hidden"]),
         bonus=bool(d["bonus"]),

@@ -11,6 +11,7 @@ from conftest import ROOT, SOLUTIONS
 from nbclient import NotebookClient
 
 from grader.cli import jupyter
+from grader.loader import specfile
 
 
 @pytest.fixture
@@ -41,13 +42,24 @@ def html_of(outputs: list[dict]) -> str:
     return shown[-1]
 
 
+def _points() -> float:
+    """retain_graph's full marks in a student's own run: its visible checks, bonus aside (the
+    hidden ones run only when the class is graded)."""
+    spec = specfile.load(ROOT / "exercises" / "retain_graph" / "exercise.yaml")
+    return sum(c.points for c in spec.checks if not c.hidden and not c.bonus)
+
+
+POINTS = _points()
+FULL = f"{POINTS:g}/{POINTS:g}"
+
+
 def test_check_grades_the_saved_notebook_and_shows_the_report_inline(course):
     key = (SOLUTIONS / "retain_graph.py").read_text()
     wrong = "def grad_twice(x):\n    return torch.zeros_like(x), torch.zeros_like(x)"
     cells = [key, wrong, "%time r = grad_twice(torch.tensor([1.0, 2.0]))\nprint(r)"]
     page = html_of(run(course / "notebooks" / "retain_graph.ipynb", [*cells, CHECK]))
     assert "retain_graph.ipynb" in page and "Total:" in page
-    assert "/7" in page and "Total: 7/7" not in page
+    assert f"/{POINTS:g}" in page and f"Total: {FULL}" not in page
     assert "✘" in page and "0/2" in page  # grad_twice's check fails, named in the report
     assert "grad_twice gives two equal gradients" in page
 
@@ -60,7 +72,7 @@ def test_where_the_notebook_is_not_on_disk_the_cells_the_kernel_ran_are_graded(c
     and no front end says where it is)."""
     key = (SOLUTIONS / "retain_graph.py").read_text()
     page = html_of(run(course / "notebooks" / "Untitled.ipynb", [key, CHECK]))
-    assert "cell(s) this kernel ran" in page and "Total: 7/7" in page
+    assert "cell(s) this kernel ran" in page and f"Total: {FULL}" in page
 
 
 def test_in_a_worker_the_notebooks_own_grading_cell_does_nothing(monkeypatch):
@@ -97,7 +109,7 @@ def test_in_colab_the_cells_run_are_graded_not_the_clones_notebook(course):
     key = (SOLUTIONS / "retain_graph.py").read_text()
     wrong = "def grad_twice(x):\n    raise ValueError('mine')"
     page = html_of(run(course / "notebooks" / "Untitled.ipynb", [colab, key, wrong, CHECK]))
-    assert "cell(s) this kernel ran" in page and "Total: 7/7" not in page
+    assert "cell(s) this kernel ran" in page and f"Total: {FULL}" not in page
     assert "cell [4]" in page  # the wrong cell, input 4 (the set-up cell is input 1)
 
 
@@ -113,7 +125,7 @@ def test_where_the_saved_file_is_the_starter_the_cells_run_are_graded(course):
         nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(course)}}
     )
     client.execute()  # run in memory, as a front end that has not saved yet
-    assert "Total: 7/7" in html_of(nb.cells[-1].outputs)
+    assert f"Total: {FULL}" in html_of(nb.cells[-1].outputs)
 
 
 SETUP_HERE = (

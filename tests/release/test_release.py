@@ -456,7 +456,11 @@ def test_feedback_for_every_student_without_hidden_inputs(graded_class, teacher_
         if not visible["hidden"] and visible["counterexample"]:  # may draw the same input
             text = text.replace(visible["counterexample"], "")
     assert found.counterexample not in text and found.message.en not in text
-    assert found.hint.en not in text and "Hidden check (finite)" not in text
+    # Its hint too, shown or kept back by the feedback level: a hidden check is listed by
+    # title and status only, so not even "There is a hint" points at it.
+    hint = found.hint or found.held_hint
+    assert hint is not None and hint.en not in text and "Hidden check (finite)" not in text
+    assert "There is a hint" not in text.split("Hidden checks")[-1]
     for name in files:
         shown = (out / "feedback" / name).read_text()
         if name == "sigmoid-citra.md":  # the untouched starter: "not started", no check listed
