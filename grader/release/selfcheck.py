@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -340,6 +341,22 @@ def _run_check(
     limit = count * (config.time_per_exercise + 2 * config.time_per_call + 30) + 120
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", COLUMNS="160")
     env.pop("PYTHONPATH", None)  # the release's grader, not the teacher's
+    # What the run writes into the release (a student's progress file, grader.cli.hints) goes
+    # after it: the release stays as built, its declared files and nothing else.
+    built = set(folder.rglob("*"))
+    try:
+        return _run_in(folder, submission, python, what, env, limit)
+    finally:
+        for path in sorted(set(folder.rglob("*")) - built, reverse=True):
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+
+
+def _run_in(
+    folder: Path, submission: Path | None, python: str | None, what: str, env: dict, limit: float
+) -> tuple[dict, str]:
     with tempfile.TemporaryDirectory(prefix="grader-release-check-") as scratch:
         result_file = Path(scratch) / "result.json"
         command = [
