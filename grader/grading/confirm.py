@@ -14,11 +14,18 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hseed
 
 from grader.checks.base import Judging, Verdict
+from grader.grading import examples as drawn_examples
 from grader.grading.judge import pre_judge
 from grader.sandbox.workers import SandboxError, WorkerLost
 
 FRESH = 4
 """Fresh draws beyond the first failing and the shrunk example."""
+
+_DRAWN: dict[str, list[dict]] = {}
+"""fresh()'s draws in this process, named as the check's examples are (grader.grading.examples
+.key: the spec's bytes, the check, the seed): the same for every student, so drawn once
+(hypothesis's drawing was a tenth of a mixed class's batch). At most LIMIT, the oldest go."""
+LIMIT = 2048
 
 
 def confirmed(
@@ -65,7 +72,18 @@ def confirmed(
 
 
 def fresh(exercise, check, kind, seed: int) -> list[dict]:
-    """A few examples drawn from the check's strategy, the same ones for every student."""
+    """A few examples drawn from the check's strategy, the same ones for every student: drawn
+    once in a process, each call given its own copies (a kind may change what it is given)."""
+    key = drawn_examples.key(exercise, check, -FRESH, seed)  # no count of examples is < 0
+    kept = _DRAWN.get(key)
+    if kept is None:
+        if len(_DRAWN) >= LIMIT:
+            del _DRAWN[next(iter(_DRAWN))]
+        kept = _DRAWN[key] = _draw(exercise, check, kind, seed)
+    return [drawn_examples.copied(inputs) for inputs in kept]
+
+
+def _draw(exercise, check, kind, seed: int) -> list[dict]:
     drawn: list[dict] = []
 
     @settings(

@@ -123,3 +123,29 @@ def test_training_check_points_at_the_norm_when_only_gradients_break(
     (row,) = ex.checks
     assert row.status == "failed"
     assert "W1" in row.message.en and "safe_norm" in row.message.en
+
+
+@pytest.mark.parametrize(
+    "stem, told",
+    [
+        ("global_max", True),
+        ("naive_exp_sum_log", True),
+        ("max_then_log_ratio", False),
+        ("log_of_softmax", False),
+    ],
+)
+def test_the_overflow_hint_goes_only_to_code_that_can_still_overflow(
+    sandbox, exercises, fast_config, tmp_path, stem, told
+):
+    """log_softmax_large's hint (exp(1000) = inf: shift by each row's maximum) is for an exp
+    that overflows; code that already shifts row by row fails there for another reason (the
+    log of an underflowed ratio, named as its own mistake) and is not told to do what it does."""
+    full = exercises[ID]
+    check = [c for c in full.checks if c.id == "log_softmax_large"]
+    exercise = dataclasses.replace(full, checks=tuple(check))
+    (row,) = _grade(
+        sandbox, exercise, SOLUTIONS / "mutants" / ID / f"{stem}.py", fast_config, tmp_path
+    ).checks
+    assert row.status == "failed", row.message
+    held = row.held_hint or row.hint
+    assert (held is not None and "exp(1000)" in held.en) == told, (stem, held)

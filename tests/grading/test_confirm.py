@@ -25,6 +25,24 @@ def test_fresh_draws_are_reproducible(exercises):
     assert any(x["real"].shape[0] > 1 for x in a)  # not only the degenerate minimal example
 
 
+def test_fresh_draws_are_drawn_once_and_given_as_copies(exercises, monkeypatch):
+    """Drawn once in a process (every student's confirmation asks for the same), yet a kind
+    that changes the inputs it is given changes no other student's."""
+    ex = exercises["gradient_penalty"]
+    check = find_check(ex, "penalty_vectors")
+    kind = KINDS[check.kind]
+    first = confirm.fresh(ex, check, kind, seed=11)
+    first[0]["real"].add_(1000.0)  # what a kind may do to its own copy
+    drew = []
+    monkeypatch.setattr(confirm, "_draw", lambda *a: drew.append(a) or [])
+    again = confirm.fresh(ex, check, kind, seed=11)
+    assert drew == [] and len(again) == confirm.FRESH
+    assert float(again[0]["real"].abs().max()) < 1000.0
+    assert again[0]["real"] is not first[0]["real"]
+    confirm.fresh(ex, check, kind, seed=12)  # another seed: drawn for itself
+    assert len(drew) == 1
+
+
 def test_a_kind_that_names_nothing_keeps_its_verdict(exercises):
     ex = exercises["custom_sigmoid"]
     check = find_check(ex, "forward_finite")  # finite: a value kind that names no factor
