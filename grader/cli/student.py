@@ -97,16 +97,45 @@ def only_checks(exercises: list[Exercise], only: list[str]) -> list[Exercise]:
         else:
             wanted.add(found)
     if unknown:
-        names = "; ".join(
-            f"{e.id}: {', '.join(f'{c.id} ({c.title.en})' for c in e.checks)}" for e in exercises
-        )
-        raise GraderError(f"unknown check(s): {', '.join(unknown)}; known: {names}")
+        raise GraderError(unknown_checks(exercises, unknown))
     out = []
     for e in exercises:
         chosen = tuple(c for c in e.checks if c.id in wanted)
         if chosen:
             out.append(dataclasses.replace(e, checks=chosen))
     return out
+
+
+def unknown_checks(exercises: list[Exercise], unknown: list[str]) -> str:
+    """What `--only` names that picks no check, said name by name: an exercise's id, a part of
+    several titles, a near miss; then the checks it may name (titles too where one exercise
+    was chosen; ids only for the course, whose every title would fill a screen)."""
+    import difflib
+
+    checks = [c for e in exercises for c in e.checks]
+    said = []
+    for name in unknown:
+        folded = " ".join(name.split()).casefold()
+        several = sorted(
+            {c.id for c in checks for t in (c.title.id, c.title.en) if folded in t.casefold()}
+        )
+        near = difflib.get_close_matches(name, [c.id for c in checks], n=3, cutoff=0.8)
+        if any(e.id == name for e in exercises):
+            said.append(
+                f"{name} is an exercise, not a check (`python -m grader check {name}` grades "
+                "it; --only then picks checks in it)"
+            )
+        elif folded and len(several) > 1:
+            said.append(f"{name} is in several checks' titles: {', '.join(several)}")
+        elif near:
+            said.append(f"{name} (did you mean {' or '.join(near)}?)")
+        else:
+            said.append(name)
+    if len(exercises) == 1:
+        known = ", ".join(f"{c.id} ({c.title.en})" for c in checks)
+    else:
+        known = "; ".join(f"{e.id}: {', '.join(c.id for c in e.checks)}" for e in exercises)
+    return f"unknown check(s): {'; '.join(said)}. Known: {known}"
 
 
 def _named(checks, name: str) -> str | None:

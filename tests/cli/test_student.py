@@ -214,5 +214,26 @@ def test_only_takes_a_check_title_as_the_report_shows_it(working_copy):
         chosen = only_checks(exercises, [name])
         assert [c.id for c in chosen[0].checks] == ["grad_g_value"], name
     assert [c.id for c in only_checks(exercises, ["KEEPS SHAPE"])[0].checks] == ["df_shape_dtype"]
-    with pytest.raises(GraderError, match="unknown check"):
+    with pytest.raises(GraderError, match="unknown check") as raised:
         only_checks(exercises, ["matches autograd"])  # several titles say it
+    assert "several checks' titles: df_value, grad_g_value" in str(raised.value)
+
+
+def test_only_says_what_a_name_that_picks_no_check_is(working_copy):
+    """An exercise's id given to --only, a near miss: said as such, with what --only takes
+    (ids only for the whole course: every title would fill a screen)."""
+    from grader.cli.student import only_checks
+    from grader.common.errors import GraderError
+
+    course = specfile.discover(working_copy / "exercises")
+    with pytest.raises(GraderError) as raised:
+        only_checks(course, ["manual_gradient", "df_valu"])
+    text = str(raised.value)
+    assert "manual_gradient is an exercise, not a check" in text
+    assert "`python -m grader check manual_gradient`" in text
+    assert "df_valu (did you mean df_value?)" in text
+    assert "custom_sigmoid: forward_value," in text and "(df(x) matches autograd)" not in text
+    one = [e for e in course if e.id == "manual_gradient"]
+    with pytest.raises(GraderError) as raised:
+        only_checks(one, ["zzz"])
+    assert "unknown check(s): zzz. Known: df_value (df(x) matches autograd)" in str(raised.value)
