@@ -260,10 +260,15 @@ def assert_outcome(case, ex, status, words):
         assert ex.status == "passed" and ex.score == ex.max_score, (case, text)
     elif status == "memory_contained":
         # The children count against the worker's memory: the kernel stops one of them (full
-        # marks) or, its choice, the worker itself, which is then named as out of memory.
+        # marks) or, its choice, the worker itself, which is then named as out of memory; on a
+        # busy machine the reclaim their memory forces can stall the worker's own calls past
+        # the limit (a timeout of its own making). Memory left unlimited shows otherwise: the
+        # file's own MemoryError ("children held 1.2 GB"), a failure that is none of these.
         failed = [c for c in ex.checks if c.status != "passed"]
-        assert ex.status == "passed" or any(
-            "out of memory" in (c.message.en if c.message else "") for c in failed
+        assert (
+            ex.status == "passed"
+            or any("out of memory" in (c.message.en if c.message else "") for c in failed)
+            or (ex.status == "timeout" and all(c.status in ("passed", "timeout") for c in failed))
         ), (case, text)
     elif status == "nothing":  # its own failure or its own timeout, never points
         assert ex.status in ("failed", "timeout") and ex.score == 0, (case, ex.status, text)
