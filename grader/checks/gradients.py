@@ -116,12 +116,12 @@ class Vjp(Kind):
         base = mismatch(found, check.function)
         if up and found.kind in ("value", "nonfinite") and self._ignores_upstream(ctx, name, got):
             text = both(
-                "backward mengabaikan grad_output: gradien `{a}` sama dengan hasil untuk "
-                "upstream berisi satu semua, padahal upstream-nya `{u}`. Kalikan turunan lokal "
-                "dengan grad_output (aturan rantai). {b}",
-                "backward ignores grad_output: the gradient of `{a}` equals the one for an "
-                "all-ones upstream, while the upstream is `{u}`. Multiply the local derivative "
-                "by grad_output (the chain rule). {b}",
+                # the mistake and the idea it misses, not the fix (the check's hint says that,
+                # kept back below the `recipe` feedback level)
+                "backward mengabaikan grad_output (aturan rantai): gradien `{a}` sama dengan "
+                "hasil untuk upstream berisi satu semua, padahal upstream-nya `{u}`. {b}",
+                "backward ignores grad_output (the chain rule): the gradient of `{a}` equals the "
+                "one for an all-ones upstream, while the upstream is `{u}`. {b}",
                 a=name,
                 u=up,
                 b=base,
