@@ -1,3 +1,3 @@
-from grader.cli.main import run
+from grader.cli.entry import run
 
 run()

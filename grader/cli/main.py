@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from grader.cli import teacher
+from grader.cli import early, teacher
 from grader.cli.parser import ROOT, parser, select
 from grader.common.errors import GraderError, bug_report
 from grader.loader import config as config_mod
@@ -124,7 +124,7 @@ def main(argv=None) -> int:
             # Started before the grader imports torch and loads the specs, so that the
             # template imports torch meanwhile on another core (a first run waited 2 s for it).
             # When every verdict is kept, it is ended unused (grader.grading.verdicts).
-            sandbox = Sandbox().start()
+            sandbox = early.take() or Sandbox().start()
         code = _run(args, console, sandbox, busy)
         sys.stdout.flush()  # a closed pipe shows here, not in Python's flush at exit
         return code
@@ -244,8 +244,13 @@ def _bug(err) -> int:
 
 
 def run() -> NoReturn:
-    """`python -m grader` and the `grader` script: main(), then leave()."""
-    leave(main())
+    """`python -m grader` and the `grader` script (through grader.cli.entry): main(), then
+    leave()."""
+    try:
+        code = main()
+    finally:
+        early.close()  # started for a command that did not take it (--help, a usage error)
+    leave(code)
 
 
 def leave(code: int) -> NoReturn:
