@@ -218,6 +218,7 @@ def main() -> None:
     one_fresh, one_release = [], []
     changed_times, before_changed, before_portable = [], [], []
     changes = tempfile.TemporaryDirectory(prefix="grader-changed-") if args.changed else None
+    run_token = os.urandom(6).hex()
     if changes is not None:
         student = Path(changes.name) / "student"
         for key in (ROOT / "solutions").glob("*.py"):  # the answer keys, a folder each as in
@@ -244,7 +245,9 @@ def main() -> None:
                 [(args.before.resolve(), before_changed)] if args.before else []
             ):
                 with open(files[n % len(files)], "a") as f:
-                    f.write(f"# changed {n}\n")  # one exercise to grade, the rest kept
+                    # one exercise to grade, the rest kept; a line of this run's own: a file
+                    # an earlier run (same grader, same cache) graded would show its kept verdict
+                    f.write(f"# changed {n} {run_token}\n")
                 times.append(timed(changed_check, cwd=tree))
         warm_times.append(timed(check))
         fresh_times.append(timed(fresh))
