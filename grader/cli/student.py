@@ -115,17 +115,14 @@ def unknown_checks(exercises: list[Exercise], unknown: list[str]) -> str:
     checks = [c for e in exercises for c in e.checks]
     said = []
     for name in unknown:
-        folded = " ".join(name.split()).casefold()
-        several = sorted(
-            {c.id for c in checks for t in (c.title.id, c.title.en) if folded in t.casefold()}
-        )
+        several = sorted(_titled(checks, name)[1])
         near = difflib.get_close_matches(name, [c.id for c in checks], n=3, cutoff=0.8)
         if any(e.id == name for e in exercises):
             said.append(
                 f"{name} is an exercise, not a check (`python -m grader check {name}` grades "
                 "it; --only then picks checks in it)"
             )
-        elif folded and len(several) > 1:
+        elif len(several) > 1:
             said.append(f"{name} is in several checks' titles: {', '.join(several)}")
         elif near:
             said.append(f"{name} (did you mean {' or '.join(near)}?)")
@@ -143,16 +140,20 @@ def _named(checks, name: str) -> str | None:
     title (None: none, or several)."""
     if any(c.id == name for c in checks):
         return name
+    for found in _titled(checks, name):
+        if len(found) == 1:
+            return found.pop()
+    return None
+
+
+def _titled(checks, name: str) -> tuple[set[str], set[str]]:
+    """The ids of the checks whose title (either language, any case or spacing) is `name`,
+    and of those whose title holds it."""
     said = " ".join(name.split()).casefold()
     titles = [
         (c.id, " ".join(t.split()).casefold()) for c in checks for t in (c.title.id, c.title.en)
     ]
-    whole = {i for i, t in titles if t == said}
-    part = {i for i, t in titles if said and said in t}
-    for found in (whole, part):
-        if len(found) == 1:
-            return found.pop()
-    return None
+    return {i for i, t in titles if t == said}, {i for i, t in titles if said and said in t}
 
 
 HINT_WORDS = {
