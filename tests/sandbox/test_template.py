@@ -70,17 +70,21 @@ def _wait(condition, seconds: float = 20) -> None:
 
 
 def test_the_grader_starts_its_template_before_it_imports_torch():
-    """The command line starts the template first (grader.cli.main), so that the template
-    imports torch on one core while the grader imports it and loads the specs on another:
-    the sandbox's client and portable modules import no torch."""
+    """The command line starts the template first (grader.cli.entry, before it imports
+    grader.cli.main; main() takes it, or starts its own before it loads anything), so that the
+    template imports torch on one core while the grader imports it and loads the specs on
+    another: the sandbox's client and portable modules import no torch, nor does early."""
     code = (
-        "import sys; from grader.sandbox import client, portable; "
+        "import sys; from grader.sandbox import client, portable; from grader.cli import early; "
         "print(sorted(m for m in sys.modules if m == 'torch' or m.startswith('torch.')))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "[]", done.stdout[:500]
+    entry = (ROOT / "grader" / "cli" / "entry.py").read_text()
+    assert entry.index("early.start(sys.argv[1:])") < entry.index("from grader.cli.main import")
     main = (ROOT / "grader" / "cli" / "main.py").read_text()
-    started = main.index("sandbox = Sandbox().start()")
+    started = main.index("sandbox = early.take() or Sandbox().start()")
     assert started < main.index("code = _run(args, console, sandbox")
+    assert "from grader.cli.entry import run" in (ROOT / "grader" / "__main__.py").read_text()
