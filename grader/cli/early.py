@@ -12,7 +12,8 @@ and a command whose template was not started early starts its own, as before.
 from __future__ import annotations
 
 GRADING = {"check", "watch", "validate", "draw"}
-"""The commands that grade, with the bare command (the course view)."""
+"""The commands that grade, with the bare command (the course view): those main() starts
+the template for, and those this module guesses it for."""
 VALUED = {"--config", "--exercises-dir", "--submission", "--lang"}
 """Options before the command that take a value (grader.cli.parser's; tests/cli/test_early.py
 holds the two lists equal)."""

@@ -118,7 +118,7 @@ def main(argv=None) -> int:
             return _new(args, console)
         if args.command in (None, "check", "watch"):  # a line: what it does while it grades
             busy = _busy(args, console)
-        if args.command in (None, "check", "validate", "watch", "draw"):
+        if args.command is None or args.command in early.GRADING:
             from grader.sandbox.client import Sandbox  # imports no torch: the template does
 
             # Started before the grader imports torch and loads the specs, so that the
