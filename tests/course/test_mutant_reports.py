@@ -20,6 +20,9 @@ from grader.loader.config import Config
 from grader.report import feedback, jsonout, terminal
 
 IDS = sorted(p.name for p in (SOLUTIONS / "mutants").iterdir() if p.is_dir())
+EACH = [pytest.param(i, marks=pytest.mark.xdist_group(f"mutant-reports-{i}")) for i in IDS]
+"""Both tests of an exercise in one pytest-xdist worker, one after the other: its mutants are
+graded once (`graded`), and the exercises spread over the workers."""
 FEW = Config(examples=3, time_per_call=2.0, time_per_exercise=60.0)
 """Few examples: each mutant's first failure and its shrunk input are what is read."""
 
@@ -74,8 +77,7 @@ def graded(tmp_path_factory, sandbox, exercises):
     return of
 
 
-@pytest.mark.spread
-@pytest.mark.parametrize("exercise_id", IDS)
+@pytest.mark.parametrize("exercise_id", EACH)
 def test_no_report_names_the_grader_a_plugin_or_a_temporary_folder(graded, exercise_id):
     assert (EXERCISES / exercise_id).is_dir()
     leaks = [
@@ -87,8 +89,7 @@ def test_no_report_names_the_grader_a_plugin_or_a_temporary_folder(graded, exerc
     assert leaks == []
 
 
-@pytest.mark.spread
-@pytest.mark.parametrize("exercise_id", IDS)
+@pytest.mark.parametrize("exercise_id", EACH)
 def test_no_report_shows_an_expression_of_the_answer_key(graded, exercises, exercise_id):
     """The course's default level (config.yaml `feedback:`): messages say what is wrong and
     where; the formula or recipe stays in a hint the student asks for."""
