@@ -15,7 +15,7 @@ from hypothesis import seed as hseed
 
 from grader.checks.base import Judging, Verdict
 from grader.grading import examples as drawn_examples
-from grader.grading.judge import pre_judge
+from grader.grading.judge import UNREADABLE, pre_judge
 from grader.sandbox.workers import SandboxError, WorkerLost
 
 FRESH = 4
@@ -61,14 +61,17 @@ def confirmed(
             found = kind.candidates(ctx, reply, values)
             if found is not None:
                 names = set(found) if names is None else names & set(found)
-    except (WorkerLost, SandboxError):
+    except (WorkerLost, SandboxError, *UNREADABLE):  # (a reply tampered code forged)
         return verdict
     if final is not None and not name:
         names = set()
     if names is None or final is None:
         return verdict
     ctx = Judging(exercise, check, shrunk, confirmed=frozenset(names))
-    return kind.judge(ctx, *final) or verdict
+    try:
+        return kind.judge(ctx, *final) or verdict
+    except UNREADABLE:
+        return verdict
 
 
 def fresh(exercise, check, kind, seed: int) -> list[dict]:
@@ -107,17 +110,24 @@ def recorded(*, exercise, check, kind, verdict: Verdict, first: tuple, others: l
     already judged; a mistake is named only if the answer matched it on every one of them."""
     if type(kind).candidates is type(kind).__mro__[-2].candidates:
         return verdict
+    if pre_judge(check, first[2]) is not None:  # the reported example raised (or worse): no
+        return verdict  # value to name a mistake by (confirmed() leaves such a verdict too)
     names = None
-    for inputs, memo, reply, values in [first] + list(others):
-        if pre_judge(check, reply) is not None:
-            continue
-        found = kind.candidates(
-            Judging(exercise, check, inputs, memo=memo, recorded=True), reply, values
+    try:
+        for inputs, memo, reply, values in [first] + list(others):
+            if pre_judge(check, reply) is not None:
+                continue
+            found = kind.candidates(
+                Judging(exercise, check, inputs, memo=memo, recorded=True), reply, values
+            )
+            if found is not None:
+                names = set(found) if names is None else names & set(found)
+        if names is None:
+            return verdict
+        inputs, memo, reply, values = first
+        ctx = Judging(
+            exercise, check, inputs, confirmed=frozenset(names), memo=memo, recorded=True
         )
-        if found is not None:
-            names = set(found) if names is None else names & set(found)
-    if names is None:
+        return kind.judge(ctx, reply, values) or verdict
+    except UNREADABLE:  # a reply tampered code forged: no mistake named
         return verdict
-    inputs, memo, reply, values = first
-    ctx = Judging(exercise, check, inputs, confirmed=frozenset(names), memo=memo, recorded=True)
-    return kind.judge(ctx, reply, values) or verdict

@@ -74,6 +74,10 @@ def shared(framed: Verdict, verdict: Verdict) -> Verdict:
     return framed
 
 
+UNREADABLE = (TypeError, KeyError, IndexError, AttributeError, ValueError)
+"""What a kind raises on a reply it cannot read (one that tampered code forged)."""
+
+
 def judged(
     exercise: Exercise,
     check: Check,
@@ -94,7 +98,7 @@ def judged(
         return kind.judge(ctx, reply, values) or effects.after_call(ctx, kind, reply, values)
     except (SpecBug, NotRecorded):
         raise
-    except (TypeError, KeyError, IndexError, AttributeError, ValueError) as exc:
+    except UNREADABLE as exc:
         # Well-behaved workers always send the probe's fields: a reply this kind cannot
         # read came from code that tampered with the worker.
         return Verdict(

@@ -58,3 +58,19 @@ def test_a_kind_that_names_nothing_keeps_its_verdict(exercises):
         seed=0,
     )
     assert out is verdict
+
+
+def test_a_reply_no_kind_can_read_keeps_its_verdict_and_raises_nothing(exercises):
+    """A reply tampered code forged (it says ok, and holds no values): no mistake is named
+    from it and confirming it raises nothing (the release's recorded path, as confirmed()
+    does for a call that raised)."""
+    ex = exercises["loss_gradients"]
+    check = find_check(ex, "mse_mean_value")  # a value kind: it names a factor or a sign
+    kind = KINDS[check.kind]
+    assert type(kind).candidates is not type(kind).__mro__[-2].candidates
+    verdict = Verdict("failed", Text(id="x", en="x"))
+    forged = ({"pred": torch.ones(2), "target": torch.zeros(2)}, {}, {"ok": True}, {"outs": None})
+    out = confirm.recorded(
+        exercise=ex, check=check, kind=kind, verdict=verdict, first=forged, others=[forged]
+    )
+    assert out is verdict
