@@ -73,12 +73,12 @@ def pytest_collection_modifyitems(config, items):
     order: its module-scoped fixtures (a graded class, a release) are built once. A test marked
     `spread` (a long parametrized one) goes to whichever worker is free instead, and one with
     an `xdist_group` of its own stays in that group (tests of one module that read one costly
-    result per parameter: one worker computes it, once). The ids of all the tests collected, before `-k` or `-m` leave any
-    out, stay in COLLECTED."""
+    result per parameter: one worker computes it, once). The ids of all the tests collected,
+    before `-k` or `-m` leave any out, stay in COLLECTED."""
     config.stash[COLLECTED] = [item.nodeid for item in items]
     for item in items:
-        mine = item.get_closest_marker("xdist_group") is not None
-        if item.get_closest_marker("spread") is None and not mine:
+        grouped = item.get_closest_marker("xdist_group") is not None
+        if item.get_closest_marker("spread") is None and not grouped:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
 
 
