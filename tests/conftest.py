@@ -6,6 +6,7 @@ import atexit
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import textwrap
 from pathlib import Path
@@ -80,6 +81,20 @@ def pytest_collection_modifyitems(config, items):
         grouped = item.get_closest_marker("xdist_group") is not None
         if item.get_closest_marker("spread") is None and not grouped:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
+def run_grader(*args, cwd=ROOT, env=None, timeout=600, **kwargs):
+    """`python -m grader ARGS` in its own process, as a user runs it, in cwd, with env (this
+    process's environment where None); its output captured as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "grader", *map(str, args)],
+        cwd=cwd,
+        env=os.environ if env is None else env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        **kwargs,
+    )
 
 
 def plugin(exercise_id: str, name: str):

@@ -12,7 +12,7 @@ import sys
 import time
 
 import pytest
-from conftest import EXERCISES, ROOT, SOLUTIONS
+from conftest import EXERCISES, ROOT, SOLUTIONS, run_grader
 
 from grader.cli import main as cli
 from grader.cli.main import main
@@ -149,16 +149,7 @@ def test_an_unwritable_output_is_named_not_a_traceback(monkeypatch, tmp_path, fa
 
 
 def _grader(*args, cwd=ROOT, **kwargs):
-    env = dict(os.environ, COLUMNS="200")
-    return subprocess.run(
-        [sys.executable, "-m", "grader", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
-        **kwargs,
-    )
+    return run_grader(*args, cwd=cwd, env=dict(os.environ, COLUMNS="200"), timeout=240, **kwargs)
 
 
 def test_the_real_command_ends_cleanly_before_any_worker_starts():

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_grader
 
 from grader.cli import early
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(
@@ -63,14 +61,7 @@ def test_the_options_that_take_a_value_are_the_parsers():
 def _grader(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, TMPDIR=str(tmp_path), COLUMNS="100")
     env.pop("PYTHONPATH", None)
-    return subprocess.run(
-        [sys.executable, "-m", "grader", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    return run_grader(*args, env=env)
 
 
 def _templates(tmp_path: Path) -> list[str]:

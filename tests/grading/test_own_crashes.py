@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from conftest import EXERCISES, ROOT, SOLUTIONS
+from conftest import EXERCISES, ROOT, SOLUTIONS, run_grader
 
 from grader.batch import run as batch
 from grader.cli.main import main
@@ -129,14 +127,7 @@ def test_the_grader_leaves_nothing_in_its_temporary_folder(tmp_path, command):
         args += ["batch", str(klass), "--out", str(tmp_path / "out")]
         args += ["--exercises", "freeze_layers", "--jobs", "1"]
     before, started = _torchinductor(), time.time()
-    done = subprocess.run(
-        [sys.executable, "-m", "grader", *args],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    done = run_grader(*args, cwd=tmp_path, env=env, timeout=900)
     assert done.returncode == 0, done.stdout + done.stderr
     assert sorted(os.listdir(tmp)) == []
     assert _torchinductor() <= before, started  # nothing new named torchinductor* in /tmp
