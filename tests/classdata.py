@@ -136,6 +136,40 @@ def fake_serve(conn, setup) -> None:
         conn.send(SubmissionResult(submission=task.id, exercises=[], environment={}))
 
 
+def sharing_serve(conn, setup) -> None:
+    """A stand-in grading process that keeps one verdict per task ("key-<id>") and answers
+    with the keys it was sent (environment "known") and its pid. Task paths are one folder
+    the processes meet in: `b` waits for `a` to have answered, `c` for `d` to have begun."""
+    import os
+    import time
+    from pathlib import Path
+
+    from grader.batch.pool import Graded
+
+    def wait_for(name):
+        for _ in range(600):
+            if (Path(task.path) / name).exists():
+                return
+            time.sleep(0.05)
+
+    while True:
+        task = conn.recv()
+        if task is None:
+            return
+        if task.id == "b":
+            wait_for("a")
+            time.sleep(0.5)
+        if task.id == "c":
+            wait_for("d")
+        if task.id == "d":
+            (Path(task.path) / "d").touch()
+        env = {"known": [k for k, _ in task.known], "pid": os.getpid()}
+        kept = ((f"key-{task.id}", submission(task.id, {"x": "passed"}).exercises[0]),)
+        conn.send(Graded(SubmissionResult(task.id, [], env), kept))
+        if task.id == "a":
+            (Path(task.path) / "a").touch()
+
+
 def overloaded(name: str) -> SubmissionResult:
     """A submission one of whose checks the machine was too busy to grade."""
     result = submission(name, {"a": "error"})

@@ -4,6 +4,11 @@ Processes are started with 'spawn' (no state inherited from the parent, which ma
 and each starts its own Sandbox template. The parent knows which submission every process is
 grading, so a process that dies or runs past its limit costs that one submission; a fresh
 process takes its place and the batch goes on.
+
+The verdicts a process keeps for byte-identical files (grader.grading.verdicts.Shared) travel
+through the parent to the other processes with their next task, so that a file of the class is
+graded once by the batch rather than once by each process (only two graded at the same moment
+are both graded). They are the grader's own results, judged from the answer's data alone.
 """
 
 from __future__ import annotations
@@ -11,7 +16,8 @@ from __future__ import annotations
 import multiprocessing as mp
 import signal
 import time
-from dataclasses import dataclass
+from collections import deque
+from dataclasses import dataclass, replace
 from multiprocessing.connection import wait
 from pathlib import Path
 
@@ -25,6 +31,19 @@ class Task:
     id: str
     """The submission id (its folder's name)."""
     path: Path
+    known: tuple = ()
+    """(key, ExerciseResult) pairs kept by the other grading processes since this one's last
+    task (grader.grading.verdicts.Shared)."""
+
+
+@dataclass(frozen=True)
+class Graded:
+    """A grading process's answer: the submission's result and the verdicts grading it kept."""
+
+    result: object
+    """The SubmissionResult."""
+    kept: tuple = ()
+    """(key, ExerciseResult) pairs new to the process's Shared."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +88,7 @@ def serve(conn, setup: Setup) -> None:
                 return
             if task is None:
                 return
+            shared.learn(task.known)
             try:
                 result = grade(
                     submission_dir=task.path,
@@ -82,7 +102,7 @@ def serve(conn, setup: Setup) -> None:
             except Exception as exc:  # the grader's own failure: report it, keep serving
                 conn.send(Lost("error", f"{type(exc).__name__}: {exc}"))
             else:
-                conn.send(result)
+                conn.send(Graded(result, shared.news()))
 
 
 class _Slot:
@@ -91,6 +111,8 @@ class _Slot:
         self.proc = self.conn = None
         self.task: Task | None = None
         self.since = 0.0
+        self.heard = 0
+        """How many of the batch's kept verdicts this process has been sent or has kept."""
 
     def start(self) -> None:
         ours, theirs = _CTX.Pipe()
@@ -99,12 +121,15 @@ class _Slot:
         theirs.close()
         self.conn = ours
 
-    def give(self, task: Task) -> None:
+    def give(self, task: Task, kept: _Kept) -> None:
         if self.proc is None or not self.proc.is_alive():
             self.stop()
             self.start()
+            self.heard = 0
+        known = kept.since(self.heard, self)
+        self.heard = kept.count
         self.task, self.since = task, time.monotonic()
-        self.conn.send(task)
+        self.conn.send(replace(task, known=known) if known else task)
 
     def stop(self, kill: bool = False) -> None:
         if self.proc is None:
@@ -125,6 +150,28 @@ class _Slot:
         self.proc = self.conn = None
 
 
+class _Kept:
+    """The verdicts the grading processes kept, in the order they came, each with the process
+    that kept it; the last LIMIT of them (a process's Shared holds no more)."""
+
+    LIMIT = 4096
+
+    def __init__(self) -> None:
+        self.items: deque = deque(maxlen=self.LIMIT)
+        self.count = 0
+
+    def add(self, pairs: tuple, slot: _Slot) -> None:
+        for key, result in pairs:
+            self.items.append((slot.proc, key, result))
+            self.count += 1
+
+    def since(self, heard: int, slot: _Slot) -> tuple:
+        """The verdicts kept after the first `heard`, except those of the slot's process."""
+        new = min(self.count - heard, len(self.items))
+        items = list(self.items)[len(self.items) - new :] if new > 0 else []
+        return tuple((key, result) for origin, key, result in items if origin is not slot.proc)
+
+
 def grade_all(tasks: list[Task], *, jobs: int, setup: Setup, limit: float, target=serve):
     """Yield (task, SubmissionResult or Lost) as submissions finish, in finishing order.
 
@@ -133,17 +180,21 @@ def grade_all(tasks: list[Task], *, jobs: int, setup: Setup, limit: float, targe
     """
     pending = list(reversed(tasks))
     slots = [_Slot(setup, target) for _ in range(max(1, min(jobs, len(tasks))))]
+    kept = _Kept()
     try:
         while pending or any(s.task for s in slots):
             for slot in slots:
                 if slot.task is None and pending:
-                    slot.give(pending.pop())
+                    slot.give(pending.pop(), kept)
             busy = [s for s in slots if s.task is not None]
             ready = set(
                 wait([s.conn for s in busy] + [s.proc.sentinel for s in busy], timeout=1.0)
             )
             for slot in busy:
                 outcome = _outcome(slot, ready, limit)
+                if isinstance(outcome, Graded):
+                    kept.add(outcome.kept, slot)
+                    outcome = outcome.result
                 if outcome is not None:
                     task, slot.task = slot.task, None
                     yield task, outcome

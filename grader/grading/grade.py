@@ -104,7 +104,10 @@ def grade(
         verdicts.key(e, Path(submission_dir), config, include_hidden) if store else None
         for e in exercises
     ]
-    kept = [store.recall(k) if store else None for k in keys]
+    kept = [
+        verdicts.placed(store.recall(k), e, Path(submission_dir)) if store else None
+        for e, k in zip(exercises, keys)
+    ]
     todo = [e for e, r in zip(exercises, kept) if r is None]
     drawer = None
     if todo:

@@ -30,7 +30,7 @@ import json
 import os
 from pathlib import Path
 
-from grader.common import safepickle
+from grader.common import safepickle, safetext
 from grader.loader import speccache
 from grader.outcomes.results import CheckResult, ExerciseResult
 from grader.specs.model import Exercise
@@ -81,11 +81,23 @@ def key(exercise: Exercise, submission_dir: Path, config, include_hidden: bool) 
     ):
         h.update(part.encode() + b"\0")
     h.update(data)
-    # The files its scratch copy gets beside it (a helper module it may import): with no
-    # bytes of the file itself counted against their cap, at least those the copy gets.
-    for name, other in submission.beside(found[0], exercise.file):
+    # The files its scratch copy gets beside it (a helper module it names): with no bytes of
+    # the file itself counted against their cap, at least those the copy gets. A .py file's
+    # copy runs these very bytes; a notebook's runs its code, so all of them count there.
+    source = None if found[0].suffix == notebook.SUFFIX else data
+    for name, other in submission.beside(found[0], exercise.file, source=source):
         h.update(b"\0" + name.encode() + b"\0" + other)
     return h.hexdigest()[:40]
+
+
+def placed(result: ExerciseResult | None, exercise: Exercise, submission_dir: Path):
+    """A kept verdict as this submission's own: the file it names is where this submission
+    holds it (the same bytes lie at src/x.py in one student's folder, x.py in another's)."""
+    if result is not None:
+        found = answer.choose(submission_dir, exercise).path
+        if found is not None:
+            result.file = safetext.name(str(found.relative_to(submission_dir)))
+    return result
 
 
 def _path(k: str) -> Path | None:
@@ -125,6 +137,8 @@ class Shared:
         self.results: dict[str, ExerciseResult] = {}
         self.reused = 0
         """How many exercises were given a kept verdict (the tests read it)."""
+        self.new: list[str] = []
+        """Keys kept since news() was last called (learn()'s are not news)."""
 
     def recall(self, k: str | None) -> ExerciseResult | None:
         found = self.results.get(k) if k else None
@@ -136,9 +150,26 @@ class Shared:
     def keep(self, k: str | None, result: ExerciseResult) -> None:
         if k is None or not keepable(result):
             return
-        if len(self.results) >= self.LIMIT:
+        self._put(k, dataclasses.replace(result, seconds=0.0))
+        self.new.append(k)
+
+    def _put(self, k: str, result: ExerciseResult) -> None:
+        if k not in self.results and len(self.results) >= self.LIMIT:
             del self.results[next(iter(self.results))]
-        self.results[k] = dataclasses.replace(result, seconds=0.0)
+        self.results[k] = result
+
+    def news(self) -> tuple:
+        """(key, result) of the verdicts kept since the last call: for the batch's other
+        grading processes (grader.batch.pool)."""
+        new = tuple((k, self.results[k]) for k in dict.fromkeys(self.new) if k in self.results)
+        self.new = []
+        return new
+
+    def learn(self, pairs) -> None:
+        """Keep the verdicts another grading process of the batch kept (news())."""
+        for k, result in pairs:
+            if isinstance(k, str) and isinstance(result, ExerciseResult) and keepable(result):
+                self._put(k, result)
 
 
 def keep(k: str | None, result: ExerciseResult) -> None:

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import tokenize
+import unicodedata
 from pathlib import Path
 
 MAX_COPY_FILES = 200
@@ -206,21 +207,29 @@ def near_misses(directory: Path, filename: str, limit: int = 5) -> list[str]:
 
 
 def scratch_copy(file: Path, source: bytes | None = None, name: str | None = None) -> Path:
-    """A fresh directory with the student's file and the regular .py files beside it (capped).
+    """A fresh directory with the student's file and the regular .py files beside it that it
+    names (capped; see beside).
 
     source: the bytes of `file` as already read and checked (so the copy is what was checked);
     name: the name it gets there (a notebook's code goes in as `<id>.py`)."""
     scratch = Path(tempfile.mkdtemp(prefix="grader-"))
     name = name or file.name
-    (scratch / name).write_bytes(source if source is not None else read_capped(file))
-    for other, data in beside(file, name, len(source or b"")):
+    source = source if source is not None else read_capped(file)
+    (scratch / name).write_bytes(source)
+    for other, data in beside(file, name, len(source), source=source):
         (scratch / other).write_bytes(data)
     return scratch
 
 
-def beside(file: Path, name: str | None = None, used: int = 0) -> list[tuple[str, bytes]]:
+def beside(
+    file: Path, name: str | None = None, used: int = 0, source: bytes | None = None
+) -> list[tuple[str, bytes]]:
     """The regular .py files beside `file` that its scratch copy gets, by name: at most
-    MAX_COPY_FILES files in all and MAX_COPY_BYTES with the `used` bytes of the file itself."""
+    MAX_COPY_FILES files in all and MAX_COPY_BYTES with the `used` bytes of the file itself.
+    With `source` (the code the copy runs), only those it names (see named): a helper module
+    it imports comes along, the rest of a folder (the course's other exercises, in a flat
+    folder) does not, so a file's verdict depends on its own bytes and the files it names
+    (grader.grading.verdicts keys it by them; without `source`, by all of them)."""
     name = name or file.name
     try:
         with os.scandir(file.parent) as it:
@@ -243,7 +252,33 @@ def beside(file: Path, name: str | None = None, used: int = 0) -> list[tuple[str
             continue  # a link, a device, too large: the worker does not get it
         out.append((entry.name, data))
         total += len(data)
-    return out
+    return out if source is None else named(source, out)
+
+
+def named(source: bytes, files: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+    """The files whose module name (`helper` for helper.py) the source's text holds, or the
+    text of a file already taken does (a helper that imports another). A name built at run
+    time (`__import__("hel" + "per")`) finds no file: the copy holds only what is named, so
+    nothing else can be read there."""
+    left = dict(files)
+    taken: set[str] = set()
+    texts = [_text(source)]
+    while texts and left:
+        text = texts.pop()
+        for other in [n for n in left if n[: -len(".py")] in text]:
+            taken.add(other)
+            texts.append(_text(left.pop(other)))
+    return [(n, data) for n, data in files if n in taken]
+
+
+def _text(data: bytes) -> str:
+    """The text in which a source spells names: decoded as Python decodes it and normalised as
+    Python normalises identifiers (NFKC); bytes that do not decode, as Latin-1."""
+    try:
+        text = decode_source(data)
+    except SourceError:
+        text = data.decode("latin-1")
+    return unicodedata.normalize("NFKC", text)
 
 
 def remove(scratch: Path) -> None:

@@ -10,7 +10,7 @@ import shutil
 import xml.etree.ElementTree as ET
 
 import pytest
-from classdata import check, fake_serve, gradescope_valid, t
+from classdata import check, fake_serve, gradescope_valid, sharing_serve, t
 from classdata import submission as fake_submission
 from conftest import EXERCISES, ROOT, SOLUTIONS
 
@@ -225,6 +225,25 @@ def test_a_crashed_or_stuck_grading_process_costs_only_its_submission():
     assert got["crash"] == Lost("crash", "the grading process stopped (exit code 3)")
     assert got["slow"].reason == "limit"
     assert all(got[n].submission == n for n in ("a", "b", "c", "d"))
+
+
+def test_grading_processes_share_the_verdicts_they_keep(tmp_path):
+    """A verdict one grading process keeps reaches the other with its next task, never its
+    own process (it has it), and never twice."""
+    tasks = [Task(n, tmp_path) for n in ("a", "b", "c", "d", "e", "f")]
+    setup = Setup(spec_paths=(), root=ROOT, config=None)
+    got = {
+        t.id: o.environment
+        for t, o in grade_all(tasks, jobs=2, setup=setup, limit=60, target=sharing_serve)
+    }
+    assert got["a"]["known"] == got["b"]["known"] == []  # both begin with nothing kept
+    assert got["a"]["pid"] == got["c"]["pid"] != got["b"]["pid"] == got["d"]["pid"]
+    assert got["c"]["known"] == []  # given when a answered, before b did
+    assert got["d"]["known"] == ["key-a"]  # a's, from the other process; not b's, its own
+    for pid in {env["pid"] for env in got.values()}:
+        heard = [k for env in got.values() if env["pid"] == pid for k in env["known"]]
+        assert len(heard) == len(set(heard))
+        assert all(got[k.removeprefix("key-")]["pid"] != pid for k in heard)
 
 
 def test_a_lost_submission_scores_zero_blaming_the_grader(tmp_path, exercises):

@@ -71,10 +71,17 @@ def test_an_unchanged_file_shows_its_kept_verdict(
     assert graded[2:] == ["vector_backward"]  # only the changed file
     grade(submission_dir=sub, exercises=chosen, config=fast_config, sandbox=sandbox)
     assert graded[3:] == ["grad_clipping", "vector_backward"]  # remember=False: a grade
-    # A module beside the file, which it could import: its scratch copy changes too.
+    # A module beside the file that it does not name: its scratch copy does not get it.
     (sub / "vector_backward" / "helpers.py").write_text("SCALE = 1\n")
     grade(submission_dir=sub, exercises=chosen, config=fast_config, sandbox=sandbox, remember=True)
+    assert graded[5:] == []
+    # Once the file imports it, the helper is part of what is graded: changing it grades again.
+    (sub / "vector_backward" / "vector_backward.py").write_bytes(mutant + b"\nimport helpers\n")
+    grade(submission_dir=sub, exercises=chosen, config=fast_config, sandbox=sandbox, remember=True)
     assert graded[5:] == ["vector_backward"]
+    (sub / "vector_backward" / "helpers.py").write_text("SCALE = 2\n")
+    grade(submission_dir=sub, exercises=chosen, config=fast_config, sandbox=sandbox, remember=True)
+    assert graded[6:] == ["vector_backward"]
 
 
 def test_an_untouched_starter_keeps_its_verdict(
@@ -177,8 +184,9 @@ def test_a_batch_grades_a_byte_identical_file_of_the_class_once(
     tmp_path, graded, sandbox, exercises, fast_config, monkeypatch
 ):
     """A batch process's Shared store: a second student's byte-identical file (and helpers)
-    gets the verdict grading it would give, without being graded; one byte more is graded;
-    nothing is written to disk, and a verdict that involved the machine is never shared."""
+    gets the verdict grading it would give, without being graded, wherever in their folder it
+    lies (the result names their own path); one byte more is graded; nothing is written to
+    disk, and a verdict that involved the machine is never shared."""
     monkeypatch.setenv("GRADER_CACHE", str(tmp_path / "cache"))
     chosen = [exercises["grad_clipping"], exercises["vector_backward"]]
     mutant = sorted((SOLUTIONS / "mutants" / "vector_backward").glob("*.py"))[0].read_bytes()
@@ -194,8 +202,9 @@ def test_a_batch_grades_a_byte_identical_file_of_the_class_once(
         for name, files in subs.items():
             sub = tmp_path / name
             for ex, source in files.items():
-                sub.mkdir(exist_ok=True)
-                (sub / f"{ex}.py").write_bytes(source)
+                where = sub / "src" if name == "budi" else sub  # budi nests his files
+                where.mkdir(parents=True, exist_ok=True)
+                (where / f"{ex}.py").write_bytes(source)
             result = grade(
                 submission_dir=sub,
                 exercises=chosen,
@@ -213,9 +222,14 @@ def test_a_batch_grades_a_byte_identical_file_of_the_class_once(
     shared = verdicts.Shared()
     together = run(shared)
     assert together == alone  # the same verdicts, messages and counterexamples
-    # ani's both; citra's both: vector_backward's scratch copy gets grad_clipping.py beside it
-    assert graded == ["grad_clipping", "vector_backward"] * 2
-    assert shared.reused == 2
+    assert {e["file"] for e in together["budi"]["exercises"]} == {
+        "src/grad_clipping.py",
+        "src/vector_backward.py",
+    }
+    # ani's both; citra's changed grad_clipping: her vector_backward names no file beside it,
+    # so its scratch copy is ani's, byte for byte
+    assert graded == ["grad_clipping", "vector_backward", "grad_clipping"]
+    assert shared.reused == 3
     assert not (tmp_path / "cache" / "verdicts").exists()
     timeout = ExerciseResult(id="x", title=T, status="timeout", checks=[], message=T)
     shared.keep("k", timeout)

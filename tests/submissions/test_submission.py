@@ -69,6 +69,33 @@ def test_scratch_copy_takes_only_regular_siblings(tmp_path):
         submission.remove(scratch)
 
 
+def test_scratch_copy_takes_the_siblings_the_file_names(tmp_path):
+    """A flat folder holds the course's other exercises: the copy gets the helpers the file
+    names (and those they name), spelled as Python reads names; a name built at run time
+    finds nothing, since the copy holds only what is named."""
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    source = (
+        "import helper\n"
+        "import \uff4eormalised  # NFKC: the identifier `normalised`\n"
+        "mod = __import__('oth' + 'er')\n"
+    ).encode()
+    (sub / "f.py").write_bytes(source)
+    (sub / "helper.py").write_text("from util import X\n")
+    (sub / "util.py").write_text("X = 1\n")
+    (sub / "normalised.py").write_text("Y = 2\n")
+    (sub / "other.py").write_text("Z = 3\n")
+    (sub / "manual_sgd.py").write_text("def step(): ...\n")
+    scratch = submission.scratch_copy(sub / "f.py", source)
+    try:
+        got = sorted(p.name for p in scratch.iterdir())
+        assert got == ["f.py", "helper.py", "normalised.py", "util.py"]
+    finally:
+        submission.remove(scratch)
+    every = [n for n, _ in submission.beside(sub / "f.py")]  # without the source: all of them
+    assert every == ["helper.py", "manual_sgd.py", "normalised.py", "other.py", "util.py"]
+
+
 def test_pathological_source_is_refused_by_the_limited_parser():
     with pytest.raises(submission.TooComplex):
         submission.parse("x = " + "-" * 300_000 + "1\n", "f.py")
