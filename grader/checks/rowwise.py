@@ -20,6 +20,7 @@ from grader.common.wire import TensorFacts
 from grader.specs import refs, strategies
 from grader.specs.model import TensorArg, Text
 
+_POWERS = st.integers(4, 9)
 PATTERNS = ("zero", "tiny", "shifted")
 """zero: an all-zero row; tiny: entries of 1e-4 to 1e-9 times the row as drawn; shifted: the row
 squeezed to a thousandth and moved by an offset drawn from the arg's range (rows far apart)."""
@@ -38,13 +39,13 @@ def with_rows(draw, exercise, check) -> dict:
     rows = t.view(-1, t.shape[-1])
     bound = max(abs(arg.low), abs(arg.high)) or 1.0
     for r in range(rows.shape[0]):
-        pattern = draw(st.sampled_from(["as drawn"] + patterns))
+        pattern = draw(strategies.sampled(("as drawn", *patterns)))
         if pattern == "zero":
             rows[r] = 0
         elif pattern == "tiny":
-            rows[r] = rows[r] / bound * 10.0 ** -draw(st.integers(4, 9))
+            rows[r] = rows[r] / bound * 10.0 ** -draw(_POWERS)
         elif pattern == "shifted":
-            offset = draw(st.floats(arg.low, arg.high, allow_nan=False))
+            offset = draw(strategies.floats(arg.low, arg.high, allow_nan=False))
             rows[r] = (rows[r] * 1e-3 + offset).clamp(arg.low, arg.high)
     if not inputs[arg.name].is_contiguous():  # keep the drawn layout (a transposed view)
         t = torch.empty_strided(t.shape, inputs[arg.name].stride(), dtype=t.dtype).copy_(t)

@@ -87,6 +87,18 @@ def code_digest(source: str) -> str | None:
     parsed."""
     if len(source) > MAX_COMPARED:
         return None
+    raw = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
+    if raw not in _DIGESTS:  # a class's copies and untouched starters: parsed once
+        if len(_DIGESTS) >= 4096:
+            _DIGESTS.clear()
+        _DIGESTS[raw] = _tree_digest(source)
+    return _DIGESTS[raw]
+
+
+_DIGESTS: dict[str, str | None] = {}
+
+
+def _tree_digest(source: str) -> str | None:
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):

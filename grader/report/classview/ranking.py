@@ -177,7 +177,8 @@ def own_code(
     for text in boilerplate:
         if text:
             removed |= kgrams(text, k)
-    grams = {who: kgrams(text, k) - removed for who, text in answers.items()}
+    by_text = {text: kgrams(text, k) - removed for text in set(answers.values())}  # copies
+    grams = {who: set(by_text[text]) for who, text in answers.items()}
     seen = Counter(g for found in grams.values() for g in found)
     most = max(2, math.floor(COMMON * len(grams)))
     common = {g for g, n in seen.items() if n > most}

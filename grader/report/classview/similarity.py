@@ -163,11 +163,13 @@ def compute(
     pairs: list[Pair] = []
     for exercise in sorted(answers):
         boilerplate = _boilerplate([starters.get(exercise, ""), *shared.get(exercise, [])])
-        prints = {}
+        prints, by_text = {}, {}  # a copy's fingerprint is its original's (a class of copies)
         for submission in sorted(answers[exercise]):
-            found = _fingerprint(answers[exercise][submission], window, boilerplate)
-            if found.hashes:
-                prints[submission] = found
+            text = answers[exercise][submission]
+            if text not in by_text:
+                by_text[text] = _fingerprint(text, window, boilerplate)
+            if by_text[text].hashes:
+                prints[submission] = by_text[text]
         for a, b in itertools.combinations(prints, 2):
             if prints[a].hashes.isdisjoint(prints[b].hashes):
                 continue
