@@ -34,6 +34,9 @@ class Task:
     known: tuple = ()
     """(key, ExerciseResult) pairs kept by the other grading processes since this one's last
     task (grader.grading.verdicts.Shared)."""
+    part: tuple[str, ...] | None = None
+    """The ids of the exercises to grade (None: every one): one of the groups grade_all splits
+    a submission into."""
 
 
 @dataclass(frozen=True)
@@ -89,10 +92,11 @@ def serve(conn, setup: Setup) -> None:
             if task is None:
                 return
             shared.learn(task.known)
+            chosen = [e for e in exercises if task.part is None or e.id in task.part]
             try:
                 result = grade(
                     submission_dir=task.path,
-                    exercises=exercises,
+                    exercises=chosen,
                     config=setup.config,
                     sandbox=sandbox,
                     name=task.id,
@@ -172,20 +176,36 @@ class _Kept:
         return tuple((key, result) for origin, key, result in items if origin is not slot.proc)
 
 
-def grade_all(tasks: list[Task], *, jobs: int, setup: Setup, limit: float, target=serve):
+def grade_all(
+    tasks: list[Task],
+    *,
+    jobs: int,
+    setup: Setup,
+    limit: float,
+    target=serve,
+    groups: list[tuple[str, ...]] | None = None,
+    order: tuple[str, ...] = (),
+):
     """Yield (task, SubmissionResult or Lost) as submissions finish, in finishing order.
 
     limit: seconds one submission may take before its process is killed. target: the function
-    a grading process runs (tests replace it to make a process crash on purpose).
+    a grading process runs (tests replace it to make a process crash on purpose). groups: the
+    exercise ids split into parts (run.groups), each submission graded part by part, a part
+    going to the process that grades that part of the others where it can: each process then
+    draws the examples of its own part's checks only, and meets every student's answers to
+    them. A submission's parts are put back together in `order` (the course's); one that is
+    lost loses the submission, as a whole one did.
     """
-    pending = list(reversed(tasks))
-    slots = [_Slot(setup, target) for _ in range(max(1, min(jobs, len(tasks))))]
+    groups = groups if groups and len(groups) > 1 else [None]
+    pending = [replace(t, part=g) for t in tasks for g in groups]
+    slots = [_Slot(setup, target) for _ in range(max(1, min(jobs, len(pending))))]
     kept = _Kept()
+    parts = _Parts(tasks, len(groups), order)
     try:
         while pending or any(s.task for s in slots):
-            for slot in slots:
+            for i, slot in enumerate(slots):
                 if slot.task is None and pending:
-                    slot.give(pending.pop(), kept)
+                    slot.give(_take(pending, groups[i % len(groups)]), kept)
             busy = [s for s in slots if s.task is not None]
             ready = set(
                 wait([s.conn for s in busy] + [s.proc.sentinel for s in busy], timeout=1.0)
@@ -196,11 +216,59 @@ def grade_all(tasks: list[Task], *, jobs: int, setup: Setup, limit: float, targe
                     kept.add(outcome.kept, slot)
                     outcome = outcome.result
                 if outcome is not None:
-                    task, slot.task = slot.task, None
-                    yield task, outcome
+                    part, slot.task = slot.task, None
+                    whole = parts.add(part, outcome)
+                    if whole is not None:
+                        yield whole
     finally:
         for slot in slots:
             slot.stop(kill=slot.task is not None)
+
+
+def _take(pending: list[Task], part) -> Task:
+    """The first pending task of the slot's own part, else the first of any."""
+    for i, task in enumerate(pending):
+        if task.part == part:
+            return pending.pop(i)
+    return pending.pop(0)
+
+
+class _Parts:
+    """A submission's parts as they come back: the whole result once every part has, or the
+    first Lost (the parts that come after it are dropped)."""
+
+    def __init__(self, tasks: list[Task], count: int, order: tuple[str, ...]) -> None:
+        self.tasks = {t.id: t for t in tasks}
+        self.order = {e: i for i, e in enumerate(order)}
+        self.count = count
+        self.got: dict[str, list] = {}
+        self.done: set[str] = set()
+
+    def add(self, part: Task, outcome):
+        """(task, SubmissionResult or Lost) once the submission is whole, else None."""
+        if part.id in self.done:
+            return None
+        got = self.got.setdefault(part.id, [])
+        got.append(outcome)
+        if isinstance(outcome, Lost) or len(got) == self.count:
+            self.done.add(part.id)
+            del self.got[part.id]
+            return self.tasks[part.id], outcome if len(got) == 1 else self._whole(got)
+        return None
+
+    def _whole(self, got: list):
+        """The parts' results as one, the exercises in the course's order."""
+        first = got[0]
+        rows = sorted((e for r in got for e in r.exercises), key=lambda e: self.order.get(e.id, 0))
+        hashes: dict = {}
+        for r in got:
+            hashes.update(r.environment.get("spec_hashes", {}))
+        spec_hashes = {e.id: hashes[e.id] for e in rows if e.id in hashes}
+        sources = {r.environment.get("seed_source") for r in got}
+        environment = dict(first.environment, spec_hashes=spec_hashes)
+        if len(sources) > 1:
+            environment["seed_source"] = next(s for s in sources if s != "recorded")
+        return replace(first, exercises=rows, environment=environment)
 
 
 def _outcome(slot: _Slot, ready: set, limit: float):

@@ -243,6 +243,21 @@ def unfinished(
     )
 
 
+def groups(exercises: list[Exercise], config: Config, count: int) -> list[tuple[str, ...]]:
+    """The exercises split into `count` parts of about the same number of calls (the longest
+    first, each to the lightest part so far), each in the course's order: what one grading
+    process grades of every submission (grader.batch.pool.grade_all)."""
+    from grader.grading.grade import expected_calls
+
+    count = max(1, min(count, len(exercises)))
+    load, members = [0] * count, [set() for _ in range(count)]
+    for e in sorted(exercises, key=lambda e: -expected_calls(e, config, True)):
+        i = load.index(min(load))
+        load[i] += expected_calls(e, config, True)
+        members[i].add(e.id)
+    return [tuple(e.id for e in exercises if e.id in m) for m in members]
+
+
 def default_jobs() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))
@@ -423,7 +438,13 @@ def _run(
 
     def graded(chosen: list[Task], jobs: int):
         for task, outcome in grade_all(
-            chosen, jobs=jobs, setup=setup, limit=submission_limit(exercises, config), **extra
+            chosen,
+            jobs=jobs,
+            setup=setup,
+            limit=submission_limit(exercises, config),
+            groups=groups(exercises, config, min(jobs, len(chosen) * len(exercises))),
+            order=tuple(e.id for e in exercises),
+            **extra,
         ):
             lost.pop(task.id, None)
             if isinstance(outcome, Lost):

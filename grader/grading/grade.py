@@ -134,7 +134,9 @@ def grade(
         # Everything reported passes through here: messages and source lines made safe.
         return safetext.scrub(result)
 
-    longest = sorted(range(len(todo)), key=lambda i: -_calls(todo[i], config, include_hidden))
+    longest = sorted(
+        range(len(todo)), key=lambda i: -expected_calls(todo[i], config, include_hidden)
+    )
     try:
         graded = turns.in_order(one, todo, at_once, begin=longest)
         results = _with_kept(kept, keys, graded, store, on_exercise)
@@ -180,7 +182,7 @@ def to_draw(exercises: list[Exercise], config: Config, include_hidden: bool) -> 
     ]
 
 
-def _calls(exercise: Exercise, config: Config, include_hidden: bool) -> int:
+def expected_calls(exercise: Exercise, config: Config, include_hidden: bool) -> int:
     """About how many calls grading the exercise makes (its checks' examples): exercises graded
     at once begin with the longest, so that none is left to run alone at the end."""
     return sum(

@@ -10,7 +10,7 @@ import shutil
 import xml.etree.ElementTree as ET
 
 import pytest
-from classdata import check, fake_serve, gradescope_valid, sharing_serve, t
+from classdata import check, fake_serve, gradescope_valid, parts_serve, sharing_serve, t
 from classdata import submission as fake_submission
 from conftest import EXERCISES, ROOT, SOLUTIONS
 
@@ -19,6 +19,7 @@ from grader.batch.merge import merge
 from grader.batch.pool import Lost, Setup, Task, grade_all
 from grader.cli import main as cli
 from grader.common.errors import GraderError
+from grader.grading.grade import expected_calls as grade_calls
 from grader.grading.grade import grade
 from grader.loader.config import Config
 from grader.outcomes import classstats
@@ -217,14 +218,60 @@ def test_conceal_drops_inputs_of_hidden_checks_only():
     assert batch._conceal_check(passed) is passed
 
 
-def test_a_crashed_or_stuck_grading_process_costs_only_its_submission():
+@pytest.mark.parametrize("groups", [None, [("x",), ("y",)]])
+def test_a_crashed_or_stuck_grading_process_costs_only_its_submission(groups):
     tasks = [Task(n, None) for n in ("a", "crash", "b", "slow", "c", "d")]
     setup = Setup(spec_paths=(), root=ROOT, config=None)
-    got = {t.id: o for t, o in grade_all(tasks, jobs=2, setup=setup, limit=3, target=fake_serve)}
-    assert sorted(got) == sorted(t.id for t in tasks)
+    finished = list(
+        grade_all(tasks, jobs=2, setup=setup, limit=3, target=fake_serve, groups=groups)
+    )
+    got = {t.id: o for t, o in finished}
+    assert sorted(t.id for t, _ in finished) == sorted(t.id for t in tasks)  # each once
     assert got["crash"] == Lost("crash", "the grading process stopped (exit code 3)")
     assert got["slow"].reason == "limit"
     assert all(got[n].submission == n for n in ("a", "b", "c", "d"))
+
+
+def test_a_submission_graded_in_parts_is_put_back_whole():
+    """Each process grades its own part of every submission where it can; the parts come back
+    as one result, the exercises and their spec hashes in the course's order."""
+    tasks = [Task(f"s{i}", None) for i in range(6)]
+    setup = Setup(spec_paths=(), root=ROOT, config=None)
+    parts = [("a", "c"), ("b",)]
+    got = list(
+        grade_all(
+            tasks,
+            jobs=2,
+            setup=setup,
+            limit=60,
+            target=parts_serve,
+            groups=parts,
+            order=("a", "b", "c"),
+        )
+    )
+    assert sorted(t.id for t, _ in got) == [t.id for t in tasks]
+    for task, result in got:
+        assert result.submission == task.id
+        assert [e.id for e in result.exercises] == ["a", "b", "c"]
+        assert list(result.environment["spec_hashes"]) == ["a", "b", "c"]
+        assert result.exercises[0].file == result.exercises[2].file  # one part, one process
+    # the first submission's parts went to the two processes, one each
+    first = next(r for t, r in got if t.id == "s0")
+    assert first.exercises[0].file != first.exercises[1].file
+
+
+def test_groups_split_the_course_by_calls(exercises, fast_config):
+    chosen = list(exercises.values())
+    for count in (1, 2, 3, len(chosen), len(chosen) + 4):
+        parts = batch.groups(chosen, fast_config, count)
+        assert len(parts) == min(count, len(chosen))
+        ids = [e for part in parts for e in part]
+        assert sorted(ids) == sorted(e.id for e in chosen)  # each exercise in one part
+        order = [e.id for e in chosen]
+        assert all(list(part) == sorted(part, key=order.index) for part in parts)
+    cost = {e.id: grade_calls(e, fast_config, True) for e in chosen}
+    loads = [sum(cost[e] for e in part) for part in batch.groups(chosen, fast_config, 2)]
+    assert max(loads) - min(loads) <= max(cost.values())
 
 
 def test_grading_processes_share_the_verdicts_they_keep(tmp_path):
