@@ -196,16 +196,18 @@ def grade_all(
     them. A submission's parts are put back together in `order` (the course's); one that is
     lost loses the submission, as a whole one did.
     """
-    groups = groups if groups and len(groups) > 1 else [None]
-    pending = [replace(t, part=g) for t in tasks for g in groups]
+    parts_of: list[tuple[str, ...] | None] = list(groups or ())
+    if len(parts_of) < 2:
+        parts_of = [None]  # one part: the whole submission
+    pending = [replace(t, part=g) for t in tasks for g in parts_of]
     slots = [_Slot(setup, target) for _ in range(max(1, min(jobs, len(pending))))]
     kept = _Kept()
-    parts = _Parts(tasks, len(groups), order)
+    parts = _Parts(tasks, len(parts_of), order)
     try:
         while pending or any(s.task for s in slots):
             for i, slot in enumerate(slots):
                 if slot.task is None and pending:
-                    slot.give(_take(pending, groups[i % len(groups)]), kept)
+                    slot.give(_take(pending, parts_of[i % len(parts_of)]), kept)
             busy = [s for s in slots if s.task is not None]
             ready = set(
                 wait([s.conn for s in busy] + [s.proc.sentinel for s in busy], timeout=1.0)
