@@ -124,6 +124,9 @@ def fake_serve(conn, setup) -> None:
             return
         if task.id.startswith("crash"):
             os._exit(3)
+        if task.id.startswith("halfcrash") and task.part and "y" in task.part:
+            time.sleep(0.5)  # after its other part has answered
+            os._exit(3)
         if task.id.startswith("slow"):
             time.sleep(60)
         if task.id.startswith("busy"):  # busy-once: overloaded the first time only

@@ -252,11 +252,15 @@ class _Parts:
             return None
         got = self.got.setdefault(part.id, [])
         got.append(outcome)
-        if isinstance(outcome, Lost) or len(got) == self.count:
-            self.done.add(part.id)
-            del self.got[part.id]
-            return self.tasks[part.id], outcome if len(got) == 1 else self._whole(got)
-        return None
+        if isinstance(outcome, Lost):
+            whole = outcome
+        elif len(got) == self.count:
+            whole = got[0] if self.count == 1 else self._whole(got)
+        else:
+            return None
+        self.done.add(part.id)
+        del self.got[part.id]
+        return self.tasks[part.id], whole
 
     def _whole(self, got: list):
         """The parts' results as one, the exercises in the course's order."""

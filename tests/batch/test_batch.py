@@ -220,7 +220,7 @@ def test_conceal_drops_inputs_of_hidden_checks_only():
 
 @pytest.mark.parametrize("groups", [None, [("x",), ("y",)]])
 def test_a_crashed_or_stuck_grading_process_costs_only_its_submission(groups):
-    tasks = [Task(n, None) for n in ("a", "crash", "b", "slow", "c", "d")]
+    tasks = [Task(n, None) for n in ("a", "crash", "b", "slow", "halfcrash", "c", "d")]
     setup = Setup(spec_paths=(), root=ROOT, config=None)
     finished = list(
         grade_all(tasks, jobs=2, setup=setup, limit=3, target=fake_serve, groups=groups)
@@ -230,6 +230,10 @@ def test_a_crashed_or_stuck_grading_process_costs_only_its_submission(groups):
     assert got["crash"] == Lost("crash", "the grading process stopped (exit code 3)")
     assert got["slow"].reason == "limit"
     assert all(got[n].submission == n for n in ("a", "b", "c", "d"))
+    if groups:  # one part lost after the other came back: the submission is lost
+        assert got["halfcrash"] == Lost("crash", "the grading process stopped (exit code 3)")
+    else:
+        assert got["halfcrash"].submission == "halfcrash"
 
 
 def test_a_submission_graded_in_parts_is_put_back_whole():
