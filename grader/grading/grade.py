@@ -100,13 +100,15 @@ def grade(
     student's terminal is told meanwhile (grader.cli.busy.Busy: examples(how), begin(id, n))."""
     torch.set_num_threads(1)  # references are small; threads only add contention (batch: jobs)
     store = shared if shared is not None else (verdicts if remember else None)
+    where = Path(submission_dir)
+    choices = [answer.choose(where, e) if store else None for e in exercises]
     keys = [
-        verdicts.key(e, Path(submission_dir), config, include_hidden) if store else None
-        for e in exercises
+        verdicts.key(e, where, config, include_hidden, c) if c else None
+        for e, c in zip(exercises, choices)
     ]
     kept = [
-        verdicts.placed(store.recall(k), e, Path(submission_dir)) if store else None
-        for e, k in zip(exercises, keys)
+        verdicts.placed(store.recall(k), c, where) if c and store else None
+        for k, c in zip(keys, choices)
     ]
     todo = [e for e, r in zip(exercises, kept) if r is None]
     drawer = None

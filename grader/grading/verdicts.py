@@ -46,10 +46,16 @@ _ALLOWED = {
 KEPT_CHECK = {"passed", "failed", "skipped"}
 
 
-def key(exercise: Exercise, submission_dir: Path, config, include_hidden: bool) -> str | None:
+def key(
+    exercise: Exercise,
+    submission_dir: Path,
+    config,
+    include_hidden: bool,
+    choice: answer.Answer | None = None,
+) -> str | None:
     """The key of this exercise's verdict for the file in submission_dir (None: nothing to
-    key on, such as a missing file or two candidates)."""
-    choice = answer.choose(submission_dir, exercise)
+    key on, such as a missing file or two candidates). choice: answer.choose's, if made."""
+    choice = choice or answer.choose(submission_dir, exercise)
     if choice.path is None:
         return None
     found = [choice.path]
@@ -90,13 +96,12 @@ def key(exercise: Exercise, submission_dir: Path, config, include_hidden: bool) 
     return h.hexdigest()[:40]
 
 
-def placed(result: ExerciseResult | None, exercise: Exercise, submission_dir: Path):
+def placed(result: ExerciseResult | None, choice: answer.Answer, submission_dir: Path):
     """A kept verdict as this submission's own: the file it names is where this submission
-    holds it (the same bytes lie at src/x.py in one student's folder, x.py in another's)."""
-    if result is not None:
-        found = answer.choose(submission_dir, exercise).path
-        if found is not None:
-            result.file = safetext.name(str(found.relative_to(submission_dir)))
+    holds it, `choice` (the same bytes lie at src/x.py in one student's folder, x.py in
+    another's)."""
+    if result is not None and choice.path is not None:
+        result.file = safetext.name(str(choice.path.relative_to(submission_dir)))
     return result
 
 

@@ -178,7 +178,7 @@ def own_code(
         if text:
             removed |= kgrams(text, k)
     by_text = {text: kgrams(text, k) - removed for text in set(answers.values())}  # copies
-    grams = {who: set(by_text[text]) for who, text in answers.items()}
+    grams = {who: by_text[text] for who, text in answers.items()}  # read, never changed
     seen = Counter(g for found in grams.values() for g in found)
     most = max(2, math.floor(COMMON * len(grams)))
     common = {g for g, n in seen.items() if n > most}
